@@ -1,0 +1,118 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Validation of SOL003 LCM request bodies.
+
+Every ``validate_*_request`` checks the structure (schema in ``datatypes``), then the semantic
+rules SOL003 states in prose, then, when a VNFD / instance is given, the package-aware rules
+(``vnfd_checks``). Each returns the normalised request (a new dict: defaults filled in,
+vimConnectionInfo as a map keyed by id) or raises ValidationError naming the offending field.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import datatypes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import vnfd_checks
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import validate
+
+CREATE_VNF_REQUEST = "CreateVnfRequest"
+INSTANTIATE_VNF_REQUEST = "InstantiateVnfRequest"
+VNF_INFO_MODIFICATION_REQUEST = "VnfInfoModificationRequest"
+CHANGE_CURRENT_VNF_PKG_REQUEST = "ChangeCurrentVnfPkgRequest"
+SCALE_VNF_REQUEST = "ScaleVnfRequest"
+HEAL_VNF_REQUEST = "HealVnfRequest"
+TERMINATE_VNF_REQUEST = "TerminateVnfRequest"
+
+
+def normalise_vim_connection_info(value, what="vimConnectionInfo"):
+    """vimConnectionInfo as a map keyed by id, whether given as a map (SOL003 v3) or a list (v2)."""
+    wrapper = validate({"vimConnectionInfo": value}, {"vimConnectionInfo": datatypes.VIM_CONNECTION_INFO_MAP}, what)
+    return wrapper["vimConnectionInfo"]
+
+
+def validate_create_request(body, strict=True):
+    """CreateVnfRequest: vnfdId required."""
+    return validate(body, datatypes.CREATE_VNF_REQUEST, CREATE_VNF_REQUEST, strict)
+
+
+def validate_instantiate_request(body, vnfd=None, strict=True, instance=None):
+    """InstantiateVnfRequest; with ``vnfd``, flavour / level / CPs / VLs must exist in it.
+
+    ``instance`` (optional) contributes the VIM connections it already has (set by a modification).
+    """
+    request = validate(body, datatypes.INSTANTIATE_VNF_REQUEST, INSTANTIATE_VNF_REQUEST, strict)
+    check_vim_connection_references(request, INSTANTIATE_VNF_REQUEST, instance)
+    if vnfd is not None:
+        vnfd_checks.check_instantiate_against_vnfd(request, vnfd, INSTANTIATE_VNF_REQUEST)
+    return request
+
+
+def validate_vnf_info_modification_request(body, strict=True):
+    """VnfInfoModificationRequest: at least one modification; no id both modified and deleted."""
+    request = validate(body, datatypes.VNF_INFO_MODIFICATION_REQUEST, VNF_INFO_MODIFICATION_REQUEST, strict)
+    if not request:
+        raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, None, "no modification requested")
+    for index, vim_id in enumerate(request.get("vimConnectionInfoDeleteIds") or []):
+        if vim_id in (request.get("vimConnectionInfo") or {}):
+            reason = "{0!r} is both modified (vimConnectionInfo) and deleted".format(vim_id)
+            raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vimConnectionInfoDeleteIds[{0}]".format(index), reason)
+    return request
+
+
+def validate_change_pkg_request(body, new_vnfd=None, instance=None, strict=True):
+    """ChangeCurrentVnfPkgRequest; with ``new_vnfd`` / ``instance``, ids must exist in them."""
+    request = validate(body, datatypes.CHANGE_CURRENT_VNF_PKG_REQUEST, CHANGE_CURRENT_VNF_PKG_REQUEST, strict)
+    check_change_pkg_additional_params(request)
+    check_vim_connection_references(request, CHANGE_CURRENT_VNF_PKG_REQUEST, instance)
+    if new_vnfd is not None or instance is not None:
+        vnfd_checks.check_change_pkg_against_vnfd(request, new_vnfd, instance, CHANGE_CURRENT_VNF_PKG_REQUEST)
+    return request
+
+
+def check_change_pkg_additional_params(request):
+    """Tacker's rolling update: upgrade_type "RollingUpdate"; each vdu_params entry names a vdu_id.
+
+    additionalParams is free-form in SOL003, so unknown keys there stay allowed.
+    """
+    params = request.get("additionalParams")
+    if params:
+        validate(params, datatypes.CHANGE_PKG_ADDITIONAL_PARAMS, CHANGE_CURRENT_VNF_PKG_REQUEST, strict=False, path="additionalParams")
+
+
+def validate_scale_request(body, vnfd_flavour=None, current_levels=None, strict=True):
+    """ScaleVnfRequest (numberOfSteps defaults to 1); with a flavour, the new level must be in range."""
+    request = validate(body, datatypes.SCALE_VNF_REQUEST, SCALE_VNF_REQUEST, strict)
+    if vnfd_flavour is not None:
+        vnfd_checks.check_scale_against_flavour(request, vnfd_flavour, current_levels, SCALE_VNF_REQUEST)
+    return request
+
+
+def validate_heal_request(body, instance=None, strict=True):
+    """HealVnfRequest; with ``instance``, every vnfcInstanceId must be one of its VNFCs."""
+    request = validate(body, datatypes.HEAL_VNF_REQUEST, HEAL_VNF_REQUEST, strict)
+    if instance is not None:
+        vnfd_checks.check_heal_against_instance(request, instance, HEAL_VNF_REQUEST)
+    return request
+
+
+def validate_terminate_request(body, strict=True):
+    """TerminateVnfRequest; a graceful timeout only makes sense with GRACEFUL termination."""
+    request = validate(body, datatypes.TERMINATE_VNF_REQUEST, TERMINATE_VNF_REQUEST, strict)
+    if request["terminationType"] != "GRACEFUL" and "gracefulTerminationTimeout" in request:
+        raise ValidationError(TERMINATE_VNF_REQUEST, "gracefulTerminationTimeout", "only allowed with terminationType GRACEFUL")
+    return request
+
+
+def check_vim_connection_references(request, what, instance=None):
+    """Each vimConnectionId used by a link must name a VIM connection of the request or the instance."""
+    known = set(request.get("vimConnectionInfo") or {}) | set((instance or {}).get("vimConnectionInfo") or {})
+    if not known:
+        # Nothing to check against: the VNFM may supply a default VIM (Tacker does).
+        return
+    for list_name in ("extVirtualLinks", "extManagedVirtualLinks"):
+        for index, link in enumerate(request.get(list_name) or []):
+            vim_id = link.get("vimConnectionId")
+            if vim_id is not None:
+                field = "{0}[{1}].vimConnectionId".format(list_name, index)
+                vnfd_checks.require_known(what, field, vim_id, known, "VIM connection", "vimConnectionInfo")

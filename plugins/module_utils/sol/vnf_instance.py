@@ -1,0 +1,105 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""VnfInstance documents (SOL003 5.5.2.2): creation, modification and small read helpers.
+
+Pure functions over plain dicts; they return new documents and never change their inputs.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+
+NOT_INSTANTIATED = "NOT_INSTANTIATED"
+INSTANTIATED = "INSTANTIATED"
+
+# VnfInstance attribute -> key of the VNFD dict produced by the package reader.
+_VNFD_IDENTITY = (
+    ("vnfdId", "descriptor_id"),
+    ("vnfProvider", "provider"),
+    ("vnfProductName", "product_name"),
+    ("vnfSoftwareVersion", "software_version"),
+    ("vnfdVersion", "descriptor_version"),
+)
+
+# VnfInfoModificationRequest attributes SOL003 says are applied as JSON Merge Patch.
+_MERGED_ATTRIBUTES = ("vnfConfigurableProperties", "metadata", "extensions", "vimConnectionInfo")
+_REPLACED_ATTRIBUTES = ("vnfInstanceName", "vnfInstanceDescription", "vnfdId", "vnfPkgId")
+
+
+def new_vnf_instance(vnfd, name=None, description=None, metadata=None, instance_id=None):
+    """A NOT_INSTANTIATED VnfInstance for ``vnfd``; a random uuid4 id unless ``instance_id`` is given."""
+    instance = {"id": instance_id or str(uuid.uuid4())}
+    instance.update(vnfd_identity(vnfd))
+    optional = (("vnfInstanceName", name), ("vnfInstanceDescription", description), ("metadata", metadata))
+    instance.update((attribute, copy.deepcopy(value)) for attribute, value in optional if value is not None)
+    instance["instantiationState"] = NOT_INSTANTIATED
+    return instance
+
+
+def vnfd_identity(vnfd):
+    """The VnfInstance attributes that identify its VNFD (vnfdId, vnfProvider, ..., vnfdVersion)."""
+    identity = {}
+    for attribute, vnfd_key in _VNFD_IDENTITY:
+        if not vnfd.get(vnfd_key):
+            raise ValidationError("VNFD", vnfd_key, "is required to identify the VNF of an instance")
+        identity[attribute] = vnfd[vnfd_key]
+    return identity
+
+
+def require_instantiation_state(instance, expected, operation):
+    """ConflictError (SOL003 answers 409) unless the instance is in the ``expected`` state."""
+    actual = instance.get("instantiationState")
+    if actual != expected:
+        raise ConflictError(operation, "VNF instance {0}".format(instance.get("id")), "it is {0}, must be {1}".format(actual, expected))
+
+
+def current_scale_levels(instance):
+    """aspectId -> scaleLevel from instantiatedVnfInfo.scaleStatus (empty when not instantiated)."""
+    info = instance.get("instantiatedVnfInfo") or {}
+    return {status["aspectId"]: status.get("scaleLevel", 0) for status in info.get("scaleStatus") or []}
+
+
+def apply_vnf_info_modification(instance, request, new_vnfd=None):
+    """The instance after a (validated) VnfInfoModificationRequest, per SOL003 5.5.2.12.
+
+    Names and ids are replaced; KeyValuePairs and vimConnectionInfo are JSON-merge-patched;
+    vimConnectionInfoDeleteIds removes VIM connections; vnfcInfoModifications patch VNFCs.
+    When the request changes vnfdId, ``new_vnfd`` (that VNFD) refreshes provider, versions, etc.
+    """
+    result = copy.deepcopy(instance)
+    for attribute in _REPLACED_ATTRIBUTES:
+        if attribute in request:
+            result[attribute] = request[attribute]
+    if new_vnfd is not None and "vnfdId" in request:
+        if new_vnfd.get("descriptor_id") != request["vnfdId"]:
+            raise ValidationError("VnfInfoModificationRequest", "vnfdId", "{0!r} is not the id of the given VNFD ({1!r})".format(
+                request["vnfdId"], new_vnfd.get("descriptor_id")))
+        result.update(vnfd_identity(new_vnfd))
+    for attribute in _MERGED_ATTRIBUTES:
+        if attribute in request:
+            result[attribute] = merge_patch(result.get(attribute) or {}, request[attribute])
+    for vim_id in request.get("vimConnectionInfoDeleteIds") or []:
+        (result.get("vimConnectionInfo") or {}).pop(vim_id, None)
+    vnfc_info = (result.get("instantiatedVnfInfo") or {}).get("vnfcInfo") or []
+    _modify_vnfc_info(vnfc_info, request.get("vnfcInfoModifications") or [])
+    return result
+
+
+def _vnfc_by_id(vnfc_info, vnfc_id, field):
+    for vnfc in vnfc_info:
+        if vnfc.get("id") == vnfc_id:
+            return vnfc
+    raise ValidationError("VnfInfoModificationRequest", field, "no VNFC {0!r} in the VNF instance".format(vnfc_id))
+
+
+def _modify_vnfc_info(vnfc_info, modifications):
+    # vnfc_info belongs to the private copy being built, so it is changed in place.
+    for index, modification in enumerate(modifications):
+        vnfc = _vnfc_by_id(vnfc_info, modification["id"], field_path(field_path("vnfcInfoModifications", index), "id"))
+        vnfc["vnfcConfigurableProperties"] = merge_patch(vnfc.get("vnfcConfigurableProperties") or {}, modification["vnfcConfigurableProperties"])
