@@ -15,9 +15,9 @@ def describe_package(path, flavour_id=None, operation=None):
     ``flavour_id`` keeps only that deployment flavour; an unknown one is an error naming the
     flavours the VNFD has.
     """
-    package = load_package(path, operation=operation)
-    data = package.to_dict()
-    data["kubernetes_resources"] = list_kubernetes_resources(package, data.get("kubernetes_def_files", []))
+    with load_package(path, operation=operation) as package:
+        data = package.to_dict()
+        data["kubernetes_resources"] = list_kubernetes_resources(package, data["kubernetes_def_files"])
     if flavour_id is not None:
         flavours = data["vnfd"]["flavours"]
         if flavour_id not in flavours:

@@ -28,23 +28,6 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("package_name", PACKAGE_NAMES)
 
 
-def repo_root():
-    """The collection root: five folders above this file's real location (tests/unit/plugins/module_utils/package)."""
-    here = os.path.dirname(os.path.realpath(__file__))
-    for _level in range(5):
-        here = os.path.dirname(here)
-    return here
-
-
-@pytest.fixture(scope="session")
-def fixtures_dir():
-    path = os.environ.get("NFV_FIXTURES_DIR") or os.path.join(os.path.dirname(repo_root()), "shared", "fixtures", "tacker")
-    if not os.path.isdir(path):
-        pytest.fail("Tacker sample packages not found at {0}; set NFV_FIXTURES_DIR to the folder that holds {1}".format(
-            path, ", ".join(PACKAGE_NAMES)))
-    return path
-
-
 @pytest.fixture
 def package_copy(fixtures_dir, tmp_path):
     """``package_copy(name)``: a writable copy of a sample package (the originals are never modified)."""
