@@ -1,0 +1,116 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The Kubernetes objects an LCM request deploys: its def files, read from the package in request order.
+
+A manifest record is ``{"file": relpath, "index": position in the file (0-based), "object": dict}``.
+Records are what the namespace, ordering, ownership and VNFC helpers of this package work on.
+"""
+
+from __future__ import annotations
+
+import copy
+import posixpath
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import unsafe_path_reason
+
+INSTANTIATE_VNF_REQUEST = "InstantiateVnfRequest"
+DEF_FILES_PARAM = "lcm-kubernetes-def-files"
+DEF_FILES_FIELD = "additionalParams." + DEF_FILES_PARAM
+
+
+def def_files_field(position=None):
+    """``additionalParams.lcm-kubernetes-def-files`` or one entry of it (``...[position]``)."""
+    return DEF_FILES_FIELD if position is None else "{0}[{1}]".format(DEF_FILES_FIELD, position)
+
+
+def requested_def_files(request, what=INSTANTIATE_VNF_REQUEST):
+    """The def file paths the request names, normalised, in request order.
+
+    The list must be non-empty, hold package-relative paths, and name each file once
+    (a file listed twice would create its objects twice).
+    """
+    params = request.get("additionalParams") or {}
+    files = params.get(DEF_FILES_PARAM)
+    if not isinstance(files, list) or not files:
+        raise ValidationError(what, def_files_field(), "a non-empty list of Kubernetes def files in the package is required")
+    seen = {}
+    result = []
+    for position, relpath in enumerate(files):
+        if not isinstance(relpath, str) or not relpath.strip():
+            raise ValidationError(what, def_files_field(position), "must be a package-relative file path, got {0!r}".format(relpath))
+        reason = unsafe_path_reason(relpath)
+        if reason:
+            raise ValidationError(what, def_files_field(position), "{0}: {1}".format(relpath, reason))
+        clean = posixpath.normpath(relpath.replace("\\", "/"))
+        if clean in seen:
+            raise ValidationError(what, def_files_field(position), "{0} is already listed at [{1}]".format(relpath, seen[clean]))
+        seen[clean] = position
+        result.append(clean)
+    return result
+
+
+def load_manifests(package, request, what=INSTANTIATE_VNF_REQUEST):
+    """Manifest records for the request's def files, in request order (a file's objects in file order).
+
+    ``package`` is a read VnfPackage; only files it recognised as Kubernetes def files are accepted.
+    """
+    known = set(package.to_dict()["kubernetes_def_files"])
+    records = []
+    for position, relpath in enumerate(requested_def_files(request, what)):
+        if relpath not in known:
+            raise ValidationError(what, def_files_field(position), "{0} is not a Kubernetes def file of the package (def files: {1})".format(
+                relpath, ", ".join(sorted(known)) or "none"))
+        records.extend(manifest_records(relpath, package.load_yaml_documents(relpath)))
+    return records
+
+
+def manifest_records(relpath, documents):
+    """Records for the documents of one def file; each must be a complete Kubernetes object."""
+    records = []
+    for index, obj in enumerate(documents):
+        check_manifest_object(obj, relpath, index)
+        records.append({"file": relpath, "index": index, "object": copy.deepcopy(obj)})
+    return records
+
+
+def check_manifest_object(obj, relpath, index):
+    """apiVersion, kind and metadata.name are what every later step identifies an object by."""
+    if not isinstance(obj, dict):
+        raise PackageError(relpath, "document {0} is not a Kubernetes object".format(index + 1))
+    for field in ("apiVersion", "kind"):
+        if not isinstance(obj.get(field), str) or not obj[field]:
+            raise PackageError(relpath, "document {0}: {1} is required".format(index + 1, field))
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("name"), str) or not metadata["name"]:
+        raise PackageError(relpath, "document {0} ({1}): metadata.name is required".format(index + 1, obj["kind"]))
+    namespace = metadata.get("namespace")
+    if namespace is not None and (not isinstance(namespace, str) or not namespace):
+        raise PackageError(relpath, "document {0} ({1} {2}): metadata.namespace must be a non-empty string".format(
+            index + 1, obj["kind"], metadata["name"]))
+
+
+def object_of(item):
+    """The Kubernetes object of a manifest record, or the item itself when it is a plain object."""
+    return item["object"] if isinstance(item, dict) and "object" in item and "kind" not in item else item
+
+
+def kind_of(item):
+    return object_of(item).get("kind")
+
+
+def name_of(item):
+    return (object_of(item).get("metadata") or {}).get("name")
+
+
+def namespace_of(item):
+    return (object_of(item).get("metadata") or {}).get("namespace")
+
+
+def describe(item):
+    """``Kind name``, with ``(file)`` for a record: how messages name an object."""
+    text = "{0} {1}".format(kind_of(item), name_of(item))
+    if isinstance(item, dict) and "file" in item and "object" in item:
+        text += " ({0})".format(item["file"])
+    return text

@@ -1,0 +1,65 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The order in which a CNF's objects are created and deleted.
+
+What others depend on comes first: the Namespace, its quotas, the accounts, secrets and config pods
+mount, storage, API extensions and RBAC, Services (so pods find them in their environment), then
+workloads and what refers to workloads. Kinds not listed (custom resources, mostly) come after the
+known ones; equal kinds keep their def-file order. Deletion is the exact reverse.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import kind_of
+
+CREATE_ORDER = (
+    "Namespace",
+    "ResourceQuota",
+    "LimitRange",
+    "PriorityClass",
+    "ServiceAccount",
+    "Secret",
+    "ConfigMap",
+    "StorageClass",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "Role",
+    "RoleBinding",
+    "Service",
+    "Endpoints",
+    "EndpointSlice",
+    "Pod",
+    "ReplicationController",
+    "ReplicaSet",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "HorizontalPodAutoscaler",
+    "PodDisruptionBudget",
+    "IngressClass",
+    "Ingress",
+    "NetworkPolicy",
+    "APIService",
+)
+_RANK = {kind: rank for rank, kind in enumerate(CREATE_ORDER)}
+
+
+def create_rank(kind):
+    """Position of ``kind`` in the create order; unknown kinds share the place after all known ones."""
+    return _RANK.get(kind, len(CREATE_ORDER))
+
+
+def sort_for_create(manifests):
+    """Manifest records (or plain objects) in create order; stable, so equal kinds keep their order."""
+    return sorted(manifests, key=lambda item: create_rank(kind_of(item)))
+
+
+def sort_for_delete(objects):
+    """Manifest records (or plain objects) in delete order: the reverse of the create order."""
+    return list(reversed(sort_for_create(objects)))
