@@ -1,0 +1,402 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""CNF lifecycle on Kubernetes: each ``plan_*`` validates everything, plans, and returns an engine.Operation.
+
+Nothing here writes before the plan is complete; the writes happen in the operation's
+``prepare``/``execute``, which engine.run calls (never in check mode).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, describe, load_manifests
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import (
+    initial_replicas,
+    initial_scale_status,
+    replicas_for,
+    scale_level_after,
+    check_scalable,
+    vdu_workloads,
+    vnfc_info,
+    vnfc_resource_info,
+    with_replicas,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import Deadline, wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
+    validate_heal_request,
+    validate_instantiate_request,
+    validate_scale_request,
+    validate_terminate_request,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance, require_instantiation_state
+
+INSTANTIATED = "INSTANTIATED"
+NOT_INSTANTIATED = "NOT_INSTANTIATED"
+# Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
+# without the package (the flavour's sizing rules) and what terminate may delete.
+PRIVATE = "vnflcm"
+
+
+class Waits:
+    """How an operation waits: ``enabled``, ``timeout`` and ``sleep`` seconds."""
+
+    def __init__(self, enabled=True, timeout=600, sleep=2):
+        self.enabled = enabled
+        self.timeout = timeout
+        self.sleep = sleep
+
+    def deadline(self):
+        return Deadline(self.timeout, self.sleep)
+
+
+def ref(obj):
+    """How the record names a Kubernetes object."""
+    meta = obj["metadata"]
+    return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "name": meta["name"], "namespace": meta.get("namespace")}
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding an instance.
+
+def locate(api, namespace, instance_id=None, name=None):
+    """``(store, (instance, op_occs, version))`` of an existing instance; NotFoundError names where it looked."""
+    store = SecretRecordStore(api, namespace)
+    found = store.find(instance_id, name)
+    if found is None:
+        raise NotFoundError("VNF instance {0} in namespace {1}".format(instance_id or repr(name), namespace))
+    return store, found
+
+
+def private_state(instance):
+    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Instantiate.
+
+def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
+                     allow_cluster_scoped=False, waits=None):
+    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says."""
+    waits = waits or Waits()
+    vnfd = package.to_dict()["vnfd"]
+    request = validate_instantiate_request(request, vnfd)
+    flavour = vnfd["flavours"][request["flavourId"]]
+    params = request.get("additionalParams") or {}
+    manifests = load_manifests(package, request)
+    namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped)
+    namespace = namespace_plan["namespace"]
+    store = SecretRecordStore(api, namespace)
+    found = store.find(instance_id, name)
+    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)
+    wanted = instantiation_summary(request, namespace)
+    if instance.get("instantiationState") == INSTANTIATED:
+        return already_instantiated(instance, wanted, store, op_occs, version)
+
+    level_id = request.get("instantiationLevelId")
+    records = sized_records(flavour, namespace_plan["manifests"], level_id)
+    records = sort_for_create([label_record(record, instance["id"]) for record in records])
+    vdus = vdu_workloads(flavour, records)
+    plan = {
+        "operation": "INSTANTIATE",
+        "vnf_instance_id": instance["id"],
+        "namespace": namespace,
+        "namespace_reason": namespace_plan["reason"],
+        "namespace_rewrites": namespace_plan["rewrites"],
+        "cluster_scoped": namespace_plan["cluster_scoped"],
+        "warnings": namespace_plan["warnings"],
+        "create": [dict(ref(record["object"]), file=record["file"]) for record in records],
+        "vdus": {vdu_id: dict(ref(record["object"]), replicas=(record["object"].get("spec") or {}).get("replicas"))
+                 for vdu_id, record in vdus.items()},
+    }
+    namespaces_first = [record["object"] for record in records if record["object"]["kind"] == "Namespace"]
+    others = [record["object"] for record in records if record["object"]["kind"] != "Namespace"]
+    claimed = []
+
+    def prepare():
+        # The record lives in the VNF namespace, so a Namespace the package brings comes first.
+        for obj in namespaces_first:
+            if api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"]) is None:
+                api.create(obj)
+                claimed.append(ref(obj))
+
+    def execute(progress):
+        created = progress.setdefault("created", list(claimed))
+        for obj in others:
+            create_or_adopt(api, obj, instance["id"])
+            created.append(ref(obj))
+        result = dict(instance, instantiationState=INSTANTIATED)
+        result = with_namespace(result, namespace)
+        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted}
+        result["instantiatedVnfInfo"] = {
+            "flavourId": request["flavourId"],
+            "vnfState": "STARTED",
+            "scaleStatus": initial_scale_status(flavour, level_id),
+            "metadata": {"namespace": namespace, DEF_FILES_PARAM: params[DEF_FILES_PARAM], PRIVATE: private},
+        }
+        if request.get("vimConnectionInfo"):
+            result["vimConnectionInfo"] = request["vimConnectionInfo"]
+        if waits.enabled:
+            wait_ready(api, others, waits.deadline(), result=progress)
+        result = refresh_vnfcs(api, result, vdus)
+        progress["resourceChanges"] = vnfc_changes([], result)
+        return result
+
+    return Operation("INSTANTIATE", request, with_namespace(instance, namespace), plan, store, op_occs, version, prepare=prepare, execute=execute,
+                     diff={"before": {"instantiationState": instance.get("instantiationState")},
+                           "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
+
+
+def instantiation_summary(request, namespace):
+    """What makes two instantiate requests the same one (for idempotent re-runs)."""
+    params = request.get("additionalParams") or {}
+    return {"flavourId": request["flavourId"], "instantiationLevelId": request.get("instantiationLevelId"),
+            "defFiles": params.get(DEF_FILES_PARAM), "namespace": namespace}
+
+
+def already_instantiated(instance, wanted, store, op_occs, version):
+    done = private_state(instance).get("instantiation")
+    if done != wanted:
+        raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
+                            "it is already INSTANTIATED as {0}, not {1}; terminate it first, or use vnf_scale / vnf_change_pkg".format(done, wanted))
+    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "namespace": wanted["namespace"], "create": [],
+            "note": "already instantiated as requested"}
+    return Operation("INSTANTIATE", {}, instance, plan, store, op_occs, version, changed=False)
+
+
+def sized_records(flavour, records, level_id):
+    """The manifest records with each VDU workload sized for the instantiation level."""
+    sizes = {}
+    for vdu_id, record in vdu_workloads(flavour, records).items():
+        sizes[(record["file"], record["index"])] = initial_replicas(flavour, vdu_id, level_id)
+    return [with_replicas(record, sizes[(record["file"], record["index"])]) if (record["file"], record["index"]) in sizes else record
+            for record in records]
+
+
+def sizing_rules(flavour):
+    """The part of the flavour that scale and heal need, kept in the record so they need no package."""
+    keys = ("vdus", "scaling_aspects", "instantiation_levels", "default_instantiation_level", "vdu_initial_delta")
+    return {key: copy.deepcopy(flavour.get(key)) for key in keys}
+
+
+def create_or_adopt(api, obj, instance_id):
+    """Create ``obj``; one that already exists is accepted only if this instance made it (a retry)."""
+    meta = obj["metadata"]
+    live = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
+    if live is None:
+        return api.create(obj)
+    if not is_owned_by(live, instance_id):
+        raise ConflictError("create", describe(obj), "it already exists and does not belong to VNF instance {0}".format(instance_id))
+    return live
+
+
+# ---------------------------------------------------------------------------------------------
+# VNFCs: pods found through ownerReferences, ids kept across operations.
+
+def vdu_records_of(instance):
+    """VDU id -> a manifest-like record of its workload, from the record's VDU/resource data."""
+    state = private_state(instance)
+    vdus = (state.get("flavour") or {}).get("vdus") or {}
+    by_kind_name = {(item["kind"], item["name"]): item for item in state.get("resources") or []}
+    records = {}
+    for vdu_id, vdu in vdus.items():
+        for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Pod"):
+            item = by_kind_name.get((kind, vdu.get("name")))
+            if item:
+                records[vdu_id] = {"file": None, "index": 0, "object": {"apiVersion": item["apiVersion"], "kind": kind,
+                                                                        "metadata": {"name": item["name"], "namespace": item["namespace"]}}}
+    return records
+
+
+def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
+    """``instance`` with vnfcResourceInfo / vnfcInfo read from the live pods.
+
+    ``healed_ids``: VNFC ids whose pods were replaced; the new pods take them over, oldest first.
+    """
+    vdus = vdus if vdus is not None else vdu_records_of(instance)
+    namespace = instance_namespace(instance)
+    selector = resource_selector(instance["id"])
+    pods = api.list("v1", "Pod", namespace, selector)
+    owners = api.list("apps/v1", "ReplicaSet", namespace, selector)
+    for record in vdus.values():
+        obj = record["object"]
+        if obj["kind"] not in ("Pod", "ReplicaSet"):
+            live = api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+            if live:
+                owners.append(live)
+    info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
+    previous = info.get("vnfcResourceInfo") or []
+    resources = vnfc_resource_info(vdus, pods, owners, previous, namespace)
+    known = {item["id"] for item in previous}
+    reuse = list(healed_ids)
+    for item in resources:
+        if item["id"] not in known and reuse:
+            item["id"] = reuse.pop(0)
+    info["vnfcResourceInfo"] = resources
+    info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
+    return dict(instance, instantiatedVnfInfo=info)
+
+
+def vnfc_changes(before, after_instance):
+    """SOL003 resourceChanges.affectedVnfcs between two vnfcResourceInfo lists."""
+    after = (after_instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []
+    old = {item["id"]: item for item in before}
+    new = {item["id"]: item for item in after}
+    changes = [dict(id=i, vduId=new[i]["vduId"], changeType="ADDED", computeResource=new[i]["computeResource"]) for i in new if i not in old]
+    changes += [dict(id=i, vduId=old[i]["vduId"], changeType="REMOVED", computeResource=old[i]["computeResource"]) for i in old if i not in new]
+    changes += [dict(id=i, vduId=new[i]["vduId"], changeType="MODIFIED", computeResource=new[i]["computeResource"])
+                for i in new if i in old and old[i]["computeResource"] != new[i]["computeResource"]]
+    return {"affectedVnfcs": changes}
+
+
+# ---------------------------------------------------------------------------------------------
+# Scale, heal, terminate.
+
+def plan_scale(api, store, found, request, waits=None):
+    """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: one replicas patch per VDU workload."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, "SCALE")
+    flavour = private_state(instance)["flavour"]
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    request = validate_scale_request(request, flavour, levels)
+    aspect_id = request["aspectId"]
+    if aspect_id not in levels:
+        raise ValidationError("ScaleVnfRequest", "aspectId", "{0!r} is not an aspect of this instance (aspects: {1})".format(
+            aspect_id, ", ".join(sorted(levels)) or "none"))
+    level = scale_level_after(levels[aspect_id], request)
+    replicas = replicas_for(flavour, aspect_id, level)
+    vdus = vdu_records_of(instance)
+    check_scalable(vdus, aspect_id, flavour)
+    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in replicas.items() if vdu_id in vdus}
+    plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id],
+            "to_level": level, "replicas": {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count}
+                                            for vdu_id, (obj, count) in targets.items()}}
+
+    def execute(progress):
+        before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        scaled = []
+        for obj, count in targets.values():
+            meta = obj["metadata"]
+            scaled.append(api.patch(obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}}))
+            progress.setdefault("scaled", []).append(ref(obj))
+        if waits.enabled:
+            wait_ready(api, scaled, waits.deadline(), result=progress)
+        result = copy.deepcopy(instance)
+        result["instantiatedVnfInfo"]["scaleStatus"] = [dict(item, scaleLevel=level) if item["aspectId"] == aspect_id else item
+                                                        for item in result["instantiatedVnfInfo"]["scaleStatus"]]
+        result = refresh_vnfcs(api, result, vdus)
+        progress["resourceChanges"] = vnfc_changes(before, result)
+        return result
+
+    return Operation("SCALE", request, instance, plan, store, op_occs, version, execute=execute, diff=level_diff(aspect_id, levels[aspect_id], level))
+
+
+def level_diff(aspect_id, before, after):
+    return {"before": {"scaleStatus": {aspect_id: before}}, "after": {"scaleStatus": {aspect_id: after}}}
+
+
+def plan_heal(api, store, found, request, waits=None):
+    """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, "HEAL")
+    request = validate_heal_request(request, instance)
+    info = instance["instantiatedVnfInfo"]
+    by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
+    resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
+    chosen = request.get("vnfcInstanceId") or list(by_vnfc)
+    targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
+    plan = {"operation": "HEAL", "vnf_instance_id": instance["id"],
+            "replace": [{"vnfc": vnfc_id, "pod": item["computeResource"]["resourceId"], "workload": item["metadata"]["workloadKind"]}
+                        for vnfc_id, item in zip(chosen, targets)]}
+
+    def execute(progress):
+        namespace = instance_namespace(instance)
+        deadline = waits.deadline()
+        for item in targets:
+            pod_name = item["computeResource"]["resourceId"]
+            old = api.get("v1", "Pod", pod_name, namespace)
+            api.delete("v1", "Pod", pod_name, namespace, grace_seconds=0)
+            progress.setdefault("deleted", []).append(pod_name)
+            if item["metadata"]["workloadKind"] == "Pod" and old is not None:
+                # A bare Pod has no controller to replace it: recreate it once its name is free.
+                wait_gone(api, [old], deadline, result=progress)
+                api.create(fresh_pod(old))
+        if waits.enabled:
+            deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)), progress)
+            workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets}
+            wait_ready(api, list(workloads.values()), deadline, result=progress)
+        result = refresh_vnfcs(api, instance, healed_ids=[item["id"] for item in targets])
+        progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        return result
+
+    return Operation("HEAL", request, instance, plan, store, op_occs, version, execute=execute)
+
+
+def workload_of(instance, vnfc_resource):
+    """The workload a VNFC's pod belongs to, as an object reference to wait on."""
+    meta = vnfc_resource["metadata"]
+    return {"apiVersion": "v1" if meta["workloadKind"] == "Pod" else "apps/v1", "kind": meta["workloadKind"],
+            "metadata": {"name": meta["workloadName"], "namespace": instance_namespace(instance)}}
+
+
+def pods_replaced(api, instance, targets):
+    """Every replaced pod is gone (or, for a bare Pod, back with a new UID)."""
+    namespace = instance_namespace(instance)
+    for item in targets:
+        live = api.get("v1", "Pod", item["computeResource"]["resourceId"], namespace)
+        if live is not None and live["metadata"].get("uid") == item["metadata"].get("podUid"):
+            return False
+    return True
+
+
+def fresh_pod(live):
+    """A bare Pod to recreate under its name: its spec and identity, not its runtime state."""
+    meta = live["metadata"]
+    spec = {key: value for key, value in live["spec"].items() if key != "nodeName"}
+    keep = {key: meta[key] for key in ("name", "namespace", "labels", "annotations") if key in meta}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": keep, "spec": spec}
+
+
+def plan_terminate(api, store, found, request, waits=None):
+    """Delete what this instance created (ownership label checked), newest kinds first, and wait until it is gone."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    request = validate_terminate_request(request or {"terminationType": "GRACEFUL"})
+    if instance.get("instantiationState") != INSTANTIATED:
+        plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "delete": [], "note": "not instantiated"}
+        return Operation("TERMINATE", request, instance, plan, store, op_occs, version, changed=False)
+    resources = sort_for_delete(private_state(instance).get("resources") or [])
+    grace = 0 if request["terminationType"] == "FORCEFUL" else request.get("gracefulTerminationTimeout")
+    namespace = instance_namespace(instance)
+    plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "namespace": namespace,
+            "termination_type": request["terminationType"], "delete": resources}
+
+    def execute(progress):
+        deleted = progress.setdefault("deleted", [])
+        for item in resources:
+            live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
+            if live is None or not is_owned_by(live, instance["id"]):
+                continue
+            api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
+            deleted.append(item)
+        if waits.enabled:
+            wait_gone(api, [{"apiVersion": i["apiVersion"], "kind": i["kind"], "metadata": {"name": i["name"], "namespace": i.get("namespace")}}
+                            for i in deleted], waits.deadline(), result=progress)
+        result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+        result["instantiationState"] = NOT_INSTANTIATED
+        # The record lives in the namespace: when that goes, so does the record.
+        progress["delete_record"] = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)
+        progress["resourceChanges"] = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
+        return result
+
+    return Operation("TERMINATE", request, instance, plan, store, op_occs, version, execute=execute,
+                     diff={"before": {"instantiationState": INSTANTIATED}, "after": {"instantiationState": NOT_INSTANTIATED}})

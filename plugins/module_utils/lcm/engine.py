@@ -1,0 +1,92 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The op-occ lifecycle every operation on every VIM shares.
+
+A driver first builds an :class:`Operation`: everything validated and planned, nothing written.
+:func:`run` then returns the plan (check mode, or nothing to do), or records the op occ as
+PROCESSING, lets the operation act, and records COMPLETED, or FAILED_TEMP with the partial result.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+class Operation:
+    """What a driver hands to :func:`run`.
+
+    ``plan`` is the readable plan (also the check-mode result), ``changed`` False when the VIM
+    already is as requested, ``instance`` the record before the operation, kept in ``store``
+    with its ``op_occs`` at ``version`` (None: not stored yet). ``prepare`` runs
+    before the first record write (objects the record lives in), ``execute(progress)`` does the
+    writes and returns the new VnfInstance; it fills ``progress`` as it goes, so a failure
+    still reports what was done.
+    """
+
+    def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None):
+        self.name = name
+        self.request = request
+        self.instance = instance
+        self.plan = plan
+        self.store = store
+        self.op_occs = list(op_occs)
+        self.version = version
+        self.changed = changed
+        self.prepare = prepare or (lambda: None)
+        self.execute = execute
+        self.diff = diff
+
+
+class RecordStore:
+    """Where a VIM keeps VnfInstance records (see the k8s and heat stores)."""
+
+    def save(self, instance, op_occs, version):
+        """Write the record; ``version`` None creates it. Returns the new version; ConflictError if another writer won."""
+        raise NotImplementedError
+
+    def delete(self, instance, version):
+        raise NotImplementedError
+
+
+def run(operation, check_mode=False, diff_mode=False, now=utc_now):
+    """Carry out ``operation``; returns the module result."""
+    store, op_occs, version = operation.store, operation.op_occs, operation.version
+    result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
+    if diff_mode and operation.diff is not None:
+        result["diff"] = operation.diff
+    if not operation.changed or check_mode:
+        return result
+    busy = [item for item in op_occs if not occ.is_terminal(item)]
+    if busy:
+        raise ConflictError("start", "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]),
+                            "operation occurrence {0} is {1}; retry, roll back or fail it first".format(busy[0]["id"], busy[0]["operationState"]))
+    operation.prepare()
+    current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now()), "process", now())
+    history = [current] + list(op_occs)
+    version = store.save(operation.instance, history, version)
+    progress = {}
+    try:
+        instance = operation.execute(progress)
+    except VnfLcmError as error:
+        failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, error.msg))
+        failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
+        store.save(progress.get("instance", operation.instance), [failed] + history[1:], version)
+        error.result.update(changed=True, vnf_lcm_op_occ=failed, progress=progress, plan=operation.plan)
+        raise
+    done = occ.transition(current, "complete", now())
+    if "resourceChanges" in progress:
+        done["resourceChanges"] = progress["resourceChanges"]
+    if progress.get("delete_record"):
+        store.delete(instance, version)
+    else:
+        store.save(instance, [done] + history[1:], version)
+    result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
+    return result
