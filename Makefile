@@ -65,21 +65,23 @@ docs: venv stage  ## every module's documentation renders with ansible-doc
 
 # ---------------------------------------------------------------------------------------------
 # The local labs (tools/lab/*): real VIMs for integration tests and the demo.
+K8S_LAB := $(BIN)/python tools/lab/k8s/lab.py
+
 .PHONY: lab-build lab-up lab-down lab-status
-lab-build: venv  ## build/install the local VIMs (cached outside the clone)
-	@echo "no lab yet"
+lab-build: venv  ## build the local VIMs (cached outside the clone; the first build takes a while)
+	$(K8S_LAB) build
 
 lab-up: lab-build  ## start the local VIMs
-	@echo "no lab yet"
+	$(K8S_LAB) up
 
-lab-down:  ## stop the local VIMs
-	@echo "no lab yet"
+lab-down: venv  ## stop the local VIMs
+	$(K8S_LAB) down
 
-lab-status:  ## show what runs
-	@echo "no lab yet"
+lab-status: venv  ## show what runs
+	$(K8S_LAB) status
 
-integration: venv stage lab-build  ## integration tests against the local VIMs
-	@echo "no integration tests yet"
+integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
+	NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs tests/integration
 
 # ---------------------------------------------------------------------------------------------
 # The README's two commands.

@@ -34,15 +34,24 @@ WAIT_ARG_SPEC = {
     "wait_sleep": {"type": "int", "default": 2},
 }
 
+# Which VNF instance an operation is about, and where its record is kept.
+INSTANCE_ARG_SPEC = {
+    "vnf_instance_id": {"type": "str", "aliases": ["id"]},
+    "vnf_instance_name": {"type": "str", "aliases": ["name"]},
+    "namespace": {"type": "str"},
+}
+
 ARG_GROUPS = {
     "kubernetes": K8S_AUTH_ARG_SPEC,
     "openstack": OPENSTACK_AUTH_ARG_SPEC,
     "wait": WAIT_ARG_SPEC,
+    "instance": INSTANCE_ARG_SPEC,
 }
 
 # Keys of an in-memory kubeconfig or cloud dict whose values are secrets.
 SENSITIVE_KEYS = frozenset(
-    ["token", "password", "client-key-data", "api_key", "application_credential_secret", "secret", "bearer_token", "access-token"]
+    ["token", "password", "client-key-data", "api_key", "application_credential_secret", "secret", "bearer_token", "access-token",
+     "client_secret"]
 )
 
 

@@ -21,8 +21,9 @@ class VnfLcmModule:
 
     def __init__(self, argument_spec, arg_groups=(), **kwargs):
         self._module = AnsibleModule(argument_spec=merge_arg_groups(argument_spec, arg_groups), **kwargs)
-        # In-memory kubeconfig / cloud dicts carry tokens that no_log on the option cannot see.
-        for option in ("kubeconfig", "cloud"):
+        # In-memory kubeconfig / cloud dicts and SOL003 requests (vimConnectionInfo.accessInfo)
+        # carry tokens that no_log on the option cannot see.
+        for option in ("kubeconfig", "cloud", "request"):
             self._module.no_log_values.update(sensitive_values(self._module.params.get(option)))
 
     @property

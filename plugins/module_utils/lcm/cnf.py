@@ -308,7 +308,7 @@ def plan_heal(api, store, found, request, waits=None):
     waits = waits or Waits()
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, "HEAL")
-    request = validate_heal_request(request, instance)
+    request = validate_heal_request(request or {}, instance)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}

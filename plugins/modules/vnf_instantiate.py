@@ -1,0 +1,207 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: vnf_instantiate
+short_description: Create and instantiate a VNF (ETSI NFV-SOL003 InstantiateVnfRequest)
+version_added: 0.1.0
+description:
+  - Creates a VNF instance from a VNF package and instantiates it, as SOL003's
+    C(POST /vnf_instances) followed by C(POST /vnf_instances/{id}/instantiate).
+  - "Kubernetes (CNF): the objects of the def files listed in C(additionalParams.lcm-kubernetes-def-files)
+    are created in one namespace: C(additionalParams.namespace), else the one namespace the def
+    files agree on, else C(default). Def files that name different namespaces without a request
+    namespace are an error. Which kinds are namespaced comes from the cluster's API discovery;
+    a kind the cluster does not serve is an error."
+  - Objects are created in a stable kind order (Namespace, quotas, ServiceAccounts, Secrets,
+    ConfigMaps, storage, RBAC, Services, workloads, ...) whatever the order of the def files,
+    and the module waits until every workload is ready.
+  - A VDU maps to the workload whose name is the VDU's C(name) property; its replicas come from
+    the instantiation level, else the VDU's initial delta.
+  - The VnfInstance record and its operation occurrences are kept in a Secret in the VNF's
+    namespace, so any controller can run the next operation, and a user with rights in that
+    namespace only can run them all.
+  - Idempotent by O(vnf_instance_name) (or O(vnf_instance_id)); a second run with the same
+    request changes nothing and writes nothing.
+  - Everything is validated and planned before the first write; bad input changes nothing.
+author:
+  - nfv.vnflcm maintainers (@nfv-vnflcm)
+options:
+  package:
+    description:
+      - Path to the VNF package, a directory or a zip file (see M(nfv.vnflcm.vnf_package_info)).
+    type: path
+    required: true
+  request:
+    description:
+      - The InstantiateVnfRequest body exactly as SOL003 (and Tacker) define it, camelCase keys,
+        for example C(flavourId), C(instantiationLevelId), C(additionalParams) with
+        C(lcm-kubernetes-def-files) and C(namespace), and C(vimConnectionInfo).
+      - Tokens and passwords in C(vimConnectionInfo.*.accessInfo) are masked in all output.
+    type: dict
+    required: true
+  vnf_instance_name:
+    description:
+      - The name of the VNF instance (C(vnfInstanceName)); the key that makes re-runs idempotent.
+    type: str
+    required: true
+    aliases: [name]
+  vnf_instance_id:
+    description:
+      - The id to give a new VNF instance, or of the existing one. A UUID is generated when not set.
+    type: str
+    aliases: [id]
+  vnf_instance_description:
+    description:
+      - The VNF instance's description (C(vnfInstanceDescription)).
+    type: str
+  namespace_policy:
+    description:
+      - What to do with a def file object that names another namespace than the resolved one.
+      - V(rewrite) creates it in the resolved namespace and lists it in RV(plan.namespace_rewrites).
+      - V(error) refuses the request before anything is written.
+    type: str
+    choices: [rewrite, error]
+    default: rewrite
+  allow_cluster_scoped:
+    description:
+      - Whether the def files may create cluster-scoped objects (Namespace, ClusterRole, ...).
+        They are listed in RV(plan.cluster_scoped) either way; without this option they are refused.
+    type: bool
+    default: false
+extends_documentation_fragment:
+  - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.wait
+  - nfv.vnflcm.attributes
+attributes:
+  check_mode:
+    support: full
+    details:
+      - Returns the plan (objects, namespace decisions, rewrites) and writes nothing.
+  diff_mode:
+    support: full
+requirements:
+  - kubernetes >= 24.2.0
+  - PyYAML
+seealso:
+  - module: nfv.vnflcm.vnf_info
+  - module: nfv.vnflcm.vnf_scale
+  - module: nfv.vnflcm.vnf_terminate
+"""
+
+EXAMPLES = r"""
+- name: Instantiate a CNF into the namespace the request names
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/sample_cnf
+    vnf_instance_name: cnf1
+    request:
+      flavourId: simple
+      instantiationLevelId: instantiation_level_1
+      additionalParams:
+        namespace: tenant-a
+        lcm-kubernetes-def-files:
+          - Files/kubernetes/deployment.yaml
+  register: cnf1
+
+- name: Use a request file written for Tacker, unchanged
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/sample_cnf
+    vnf_instance_name: cnf2
+    request: "{{ lookup('ansible.builtin.file', 'instance_kubernetes.json') | from_json }}"
+    kubeconfig: ~/.kube/tenant-a.kubeconfig
+
+- name: Show the plan only
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/sample_cnf
+    vnf_instance_name: cnf3
+    request: "{{ cnf3_request }}"
+  check_mode: true
+  register: cnf3_plan
+"""
+
+RETURN = r"""
+vnf_instance:
+  description: The SOL003 VnfInstance after the operation (before it, in check mode).
+  returned: always
+  type: dict
+  sample:
+    id: 5f1c0a39-35bd-4b0a-b2b8-a3a8f1f1e3f4
+    vnfInstanceName: cnf1
+    instantiationState: INSTANTIATED
+    metadata:
+      namespace: tenant-a
+vnf_lcm_op_occ:
+  description: The SOL003 VnfLcmOpOcc of the operation.
+  returned: when something was done
+  type: dict
+  sample:
+    operation: INSTANTIATE
+    operationState: COMPLETED
+plan:
+  description: What the operation does and why.
+  returned: always
+  type: dict
+  contains:
+    namespace:
+      description: The namespace the VNF is instantiated in.
+      type: str
+    namespace_reason:
+      description: Where the namespace came from, C(request), C(manifests) or C(default).
+      type: str
+    namespace_rewrites:
+      description: Objects whose def file named another namespace.
+      type: list
+      elements: dict
+    cluster_scoped:
+      description: Cluster-scoped objects of the def files.
+      type: list
+      elements: dict
+    create:
+      description: The objects to create, in creation order.
+      type: list
+      elements: dict
+    vdus:
+      description: Each VDU's workload and its replicas.
+      type: dict
+api_calls:
+  description: How many Kubernetes API reads and writes the operation made.
+  returned: always
+  type: dict
+  sample: {read: 10, write: 4}
+"""
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
+
+
+def main():
+    module = VnfLcmModule(
+        argument_spec={
+            "package": {"type": "path", "required": True},
+            "request": {"type": "dict", "required": True},
+            "vnf_instance_name": {"type": "str", "required": True, "aliases": ["name"]},
+            "vnf_instance_id": {"type": "str", "aliases": ["id"]},
+            "vnf_instance_description": {"type": "str"},
+            "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
+            "allow_cluster_scoped": {"type": "bool", "default": False},
+        },
+        arg_groups=("kubernetes", "wait"),
+        supports_check_mode=True,
+    )
+    module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
+    try:
+        result = runner.instantiate(module.params, module.check_mode, module.diff_mode)
+    except VnfLcmError as error:
+        module.fail_from_error(error)
+    module.exit_json(**result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Running the collection's modules for real: one task per call, through ansible-playbook."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+
+def fixtures_dir():
+    """Tacker's sample VNF packages (NFV_FIXTURES_DIR, else ../shared/fixtures/tacker beside the clone)."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    path = os.environ.get("NFV_FIXTURES_DIR") or os.path.join(here, "..", "..", "..", "shared", "fixtures", "tacker")
+    if not os.path.isdir(path):
+        pytest.fail("Tacker sample packages not found at {0}; set NFV_FIXTURES_DIR".format(path))
+    return os.path.abspath(path)
+
+
+@pytest.fixture(scope="session")
+def tacker_packages():
+    return fixtures_dir()
+
+
+@pytest.fixture
+def ansible_task(tmp_path):
+    """``ansible_task(module, args, check=False, diff=False)`` -> the task's registered result.
+
+    The task runs in a real playbook against the staged collection (ANSIBLE_COLLECTIONS_PATH,
+    as `make integration` sets it); a failed task returns its result with ``failed: true``.
+    """
+    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
+        pytest.fail("ANSIBLE_COLLECTIONS_PATH is not set: run the integration tests with `make integration`")
+    counter = [0]
+
+    def run(module, args, check=False, diff=False):
+        counter[0] += 1
+        out = tmp_path / "result-{0}.json".format(counter[0])
+        playbook = tmp_path / "task-{0}.yml".format(counter[0])
+        task = {"name": "task under test", "nfv.vnflcm." + module: args, "register": "result", "ignore_errors": True,
+                "check_mode": check, "diff": diff}
+        save = {"name": "save the result", "ansible.builtin.copy": {"content": "{{ result | to_json }}", "dest": str(out)}, "check_mode": False}
+        playbook.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [task, save]}]))
+        env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
+                   ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+        done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
+                              capture_output=True, text=True, env=env, check=False)
+        if not out.exists():
+            pytest.fail("ansible-playbook did not run the task:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))
+        return json.loads(out.read_text())
+
+    return run

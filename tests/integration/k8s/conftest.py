@@ -1,0 +1,104 @@
+"""Fixtures for tests against the local Kubernetes lab (tools/lab/k8s).
+
+k8s_lab (session): uses a lab that is already up in $NFV_LAB_STATE_DIR (or the default state dir,
+e.g. after `lab.py up`), else starts a private one and stops it at the end of the session.
+If the binaries are not built, tests fail when $CI is set or NFV_LAB_REQUIRED=1, else they skip.
+"""
+import os
+import re
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+
+def _lab_dir() -> Path:
+    """tools/lab/k8s of the checkout, also when the tests run from a staged copy inside it."""
+    if os.environ.get("NFV_LAB_TOOLS_DIR"):
+        return Path(os.environ["NFV_LAB_TOOLS_DIR"])
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "tools" / "lab" / "k8s" / "labk8s").is_dir():
+            return parent / "tools" / "lab" / "k8s"
+    raise RuntimeError("tools/lab/k8s not found above this file; set NFV_LAB_TOOLS_DIR")
+
+
+LAB_DIR = _lab_dir()
+sys.path.insert(0, str(LAB_DIR))
+
+from labk8s import build  # noqa: E402
+from labk8s.audit import AuditLog  # noqa: E402
+from labk8s.cluster import Lab  # noqa: E402
+from labk8s.kubeapi import Api  # noqa: E402
+from labk8s.tenancy import Tenant, create_tenant  # noqa: E402
+
+
+@dataclass
+class LabHandle:
+    lab: Lab
+    kubeconfig: Path
+    owned: bool  # started by this session (and stopped at its end)
+
+    def client(self, kubeconfig: Path | None = None):
+        """A kubernetes.client.ApiClient for the admin (or the given kubeconfig)."""
+        from kubernetes import config
+
+        return config.new_client_from_config(config_file=str(kubeconfig or self.kubeconfig))
+
+
+def _lab_required() -> bool:
+    return bool(os.environ.get("CI")) or os.environ.get("NFV_LAB_REQUIRED") == "1"
+
+
+def _unavailable(reason: str):
+    if _lab_required():
+        pytest.fail(f"Kubernetes lab required (CI or NFV_LAB_REQUIRED=1) but {reason}", pytrace=False)
+    pytest.skip(f"Kubernetes lab not available: {reason}")
+
+
+@pytest.fixture(scope="session")
+def k8s_lab(tmp_path_factory):
+    running = Lab()
+    if running.is_up():
+        yield LabHandle(running, running.kubeconfig, owned=False)
+        return
+    try:
+        bin_dir = build.find_bin_dir()
+    except RuntimeError as exc:  # e.g. go missing
+        _unavailable(str(exc))
+    if not bin_dir:
+        _unavailable(f"binaries are not built; run `{LAB_DIR}/lab.py build` (about 10 min, once per machine)")
+    lab = Lab(tmp_path_factory.mktemp("k8s-lab"))
+    lab.up(bin_dir)  # raises with the components' log tails on failure
+    try:
+        yield LabHandle(lab, lab.kubeconfig, owned=True)
+    finally:
+        lab.down(quiet=True)
+
+
+@pytest.fixture
+def k8s_namespace(k8s_lab, request):
+    """A fresh namespace (with its default ServiceAccount) per test, deleted afterwards."""
+    api = Api(k8s_lab.kubeconfig)
+    base = re.sub(r"[^a-z0-9-]+", "-", request.node.name.lower()).strip("-")[:40].strip("-")
+    name = f"{base}-{uuid.uuid4().hex[:6]}"
+    api.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    deadline = time.monotonic() + 30
+    while api.request("GET", f"/api/v1/namespaces/{name}/serviceaccounts/default")[0] != 200:
+        assert time.monotonic() < deadline, f"namespace {name} got no default ServiceAccount"
+        time.sleep(0.1)
+    yield name
+    api.request("DELETE", f"/api/v1/namespaces/{name}")
+
+
+@pytest.fixture
+def k8s_tenant(k8s_lab, k8s_namespace, tmp_path) -> Tenant:
+    """A ServiceAccount limited (by a Role) to the test namespace, with its own kubeconfig."""
+    return create_tenant(k8s_lab.kubeconfig, k8s_namespace, tmp_path / "tenant.kubeconfig", create_namespace=False)
+
+
+@pytest.fixture
+def k8s_audit(k8s_lab) -> AuditLog:
+    return AuditLog.for_lab(k8s_lab.lab)

@@ -1,0 +1,242 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Namespace-aware CNF lifecycle on the lab, with Tacker's test_cnf_multi_ns package, through real playbook tasks."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+import yaml
+
+from labk8s.audit import summarize
+from labk8s.cluster import ADMIN_USER
+from labk8s.kubeapi import Api
+
+DEF_DIR = "Files/kubernetes/"
+HAS_NS = DEF_DIR + "deployment_has_namespace.yaml"   # names multi-namespace02
+NO_NS = DEF_DIR + "deployment_no_namespace.yaml"
+NS01 = DEF_DIR + "namespace01.yaml"
+NS02 = DEF_DIR + "namespace02.yaml"
+
+
+@pytest.fixture
+def multi_ns(tacker_packages):
+    return os.path.join(tacker_packages, "test_cnf_multi_ns")
+
+
+@pytest.fixture
+def kube(k8s_lab):
+    return Api(k8s_lab.kubeconfig)
+
+
+def request(def_files, namespace=None):
+    params = {"lcm-kubernetes-def-files": def_files}
+    if namespace:
+        params["namespace"] = namespace
+    return {"flavourId": "simple", "additionalParams": params}
+
+
+def exists(kube, path):
+    return kube.request("GET", path)[0] == 200
+
+
+def wait_absent(kube, path, seconds=90):
+    deadline = time.monotonic() + seconds
+    while exists(kube, path):
+        assert time.monotonic() < deadline, "{0} still exists".format(path)
+        time.sleep(0.5)
+
+
+def deployment_path(namespace, name="vdu1"):
+    return "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(namespace, name)
+
+
+def pods_of(kube, namespace):
+    return {pod["metadata"]["name"]: pod["metadata"]["uid"]
+            for pod in kube.call("GET", "/api/v1/namespaces/{0}/pods".format(namespace))["items"]
+            if not pod["metadata"].get("deletionTimestamp")}
+
+
+def vnfc_pods(result):
+    return [item["computeResource"]["resourceId"] for item in result["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]]
+
+
+@pytest.fixture
+def cleanup(kube):
+    """Namespaces a test creates through the module, removed afterwards whatever happened."""
+    names = []
+    yield names.append
+    for name in names:
+        kube.request("DELETE", "/api/v1/namespaces/" + name)
+    for name in names:
+        wait_absent(kube, "/api/v1/namespaces/" + name)
+
+
+def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kube, multi_ns, cleanup, k8s_audit):
+    cleanup("multi-namespace01")
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    args = dict(auth, package=multi_ns, vnf_instance_name="multi-ns-vnf", allow_cluster_scoped=True,
+                request=request([HAS_NS, NS01], "multi-namespace01"))
+
+    start = k8s_audit.mark()
+    planned = ansible_task("vnf_instantiate", args, check=True)
+    assert planned["changed"] is True and not planned.get("failed"), planned
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+    assert [(item["kind"], item["name"]) for item in planned["plan"]["create"]] == [("Namespace", "multi-namespace01"), ("Deployment", "vdu1")]
+
+    done = ansible_task("vnf_instantiate", args)
+    assert done["changed"] is True and not done.get("failed"), done.get("msg")
+    assert done["plan"]["namespace"] == "multi-namespace01"
+    assert [(r["kind"], r["name"], r["from"], r["to"]) for r in done["plan"]["namespace_rewrites"]] == \
+        [("Deployment", "vdu1", "multi-namespace02", "multi-namespace01")]
+    assert exists(kube, deployment_path("multi-namespace01"))
+    assert not exists(kube, deployment_path("multi-namespace02"))
+    instance = done["vnf_instance"]
+    assert instance["metadata"]["namespace"] == "multi-namespace01"
+    assert instance["instantiatedVnfInfo"]["metadata"]["namespace"] == "multi-namespace01"
+    assert len(vnfc_pods(done)) == 1 and set(vnfc_pods(done)) == set(pods_of(kube, "multi-namespace01"))
+
+    start = k8s_audit.mark()
+    again = ansible_task("vnf_instantiate", args)
+    assert again["changed"] is False and not again.get("failed"), again
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+    where = dict(auth, vnf_instance_name="multi-ns-vnf", namespace="multi-namespace01")
+    listed = ansible_task("vnf_info", {"kubeconfig": auth["kubeconfig"], "namespace": "multi-namespace01"})
+    assert [item["id"] for item in listed["vnf_instances"]] == [instance["id"]]
+
+    out = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect", "numberOfSteps": 1}))
+    assert not out.get("failed"), out.get("msg")
+    assert len(vnfc_pods(out)) == 2 and set(vnfc_pods(out)) == set(pods_of(kube, "multi-namespace01"))
+    assert {item["changeType"] for item in out["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]} == {"ADDED"}
+
+    start = k8s_audit.mark()
+    too_far = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect", "numberOfSteps": 5}))
+    assert too_far["failed"] and "numberOfSteps" in too_far["msg"]
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+    back = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_IN", "aspectId": "vdu1_aspect"}))
+    assert not back.get("failed"), back.get("msg")
+    assert len(vnfc_pods(back)) == 1
+    assert {"aspectId": "vdu1_aspect", "scaleLevel": 0} in back["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]
+
+    vnfc = back["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]
+    old_pod = vnfc_pods(back)[0]
+    healed = ansible_task("vnf_heal", dict(where, request={"vnfcInstanceId": [vnfc["id"]]}))
+    assert not healed.get("failed"), healed.get("msg")
+    assert healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]["id"] == vnfc["id"]
+    new_pod = vnfc_pods(healed)[0]
+    assert new_pod != old_pod and set(pods_of(kube, "multi-namespace01")) == {new_pod}
+
+    gone = ansible_task("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"}))
+    assert not gone.get("failed"), gone.get("msg")
+    assert gone["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert not exists(kube, deployment_path("multi-namespace01"))
+    assert not exists(kube, "/api/v1/namespaces/multi-namespace01")
+
+
+@pytest.mark.parametrize("def_files, expected, workload", [([HAS_NS, NS02], "multi-namespace02", "vdu1"), ([NO_NS], "default", "vdu2")])
+def test_namespace_from_manifests_else_default(ansible_task, k8s_lab, kube, multi_ns, cleanup, def_files, expected, workload):
+    if expected != "default":
+        cleanup(expected)
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    done = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="ns-from-files", allow_cluster_scoped=True,
+                                                request=request(def_files)))
+    assert not done.get("failed"), done.get("msg")
+    assert done["plan"]["namespace"] == expected
+    assert done["vnf_instance"]["metadata"]["namespace"] == expected
+    assert exists(kube, deployment_path(expected, workload))
+    gone = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="ns-from-files", namespace=expected))
+    assert not gone.get("failed"), gone.get("msg")
+    assert not exists(kube, deployment_path(expected, workload))
+
+
+def test_def_files_in_reverse_order_still_create_the_namespace_first(ansible_task, k8s_lab, kube, multi_ns, cleanup):
+    cleanup("multi-namespace02")
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    done = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="reverse", allow_cluster_scoped=True,
+                                                request=request([HAS_NS, NS02])))
+    assert not done.get("failed"), done.get("msg")
+    assert [item["kind"] for item in done["plan"]["create"]] == ["Namespace", "Deployment"]
+    assert exists(kube, deployment_path("multi-namespace02"))
+
+
+def package_with(tmp_path, multi_ns, extra):
+    """A copy of test_cnf_multi_ns with extra def files ``{name: [objects]}``."""
+    copy = tmp_path / "pkg"
+    shutil.copytree(multi_ns, copy)
+    for name, objects in extra.items():
+        (copy / DEF_DIR / name).write_text(yaml.safe_dump_all(objects))
+    return str(copy)
+
+
+def deployment(name, namespace):
+    labels = {"app": name}
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name, "namespace": namespace},
+            "spec": {"replicas": 1, "selector": {"matchLabels": labels},
+                     "template": {"metadata": {"labels": labels}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+
+
+def test_disagreeing_def_files_are_refused_before_any_write(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_audit):
+    package = package_with(tmp_path, multi_ns, {"other.yaml": [deployment("other", "multi-namespace01")]})
+    start = k8s_audit.mark()
+    out = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "split",
+                                           "request": request([HAS_NS, DEF_DIR + "other.yaml"])})
+    assert out["failed"]
+    assert "multi-namespace01" in out["msg"] and "multi-namespace02" in out["msg"], out["msg"]
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+
+def test_role_and_binding_land_in_the_request_namespace(ansible_task, k8s_lab, kube, multi_ns, tmp_path, k8s_namespace):
+    rbac = [
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": "vnf-reader", "namespace": "elsewhere"},
+         "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list"]}]},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "vnf-reader", "namespace": "elsewhere"},
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "vnf-reader"},
+         "subjects": [{"kind": "ServiceAccount", "name": "default", "namespace": "elsewhere"}]},
+    ]
+    package = package_with(tmp_path, multi_ns, {"rbac.yaml": rbac})
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    done = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="rbac",
+                                                request=request([DEF_DIR + "rbac.yaml", NO_NS], k8s_namespace)))
+    assert not done.get("failed"), done.get("msg")
+    rbac_api = "/apis/rbac.authorization.k8s.io/v1/namespaces/{0}/".format(k8s_namespace)
+    assert exists(kube, rbac_api + "roles/vnf-reader") and exists(kube, rbac_api + "rolebindings/vnf-reader")
+    assert not exists(kube, "/apis/rbac.authorization.k8s.io/v1/namespaces/elsewhere/roles/vnf-reader")
+    assert [item["kind"] for item in done["plan"]["create"]] == ["Role", "RoleBinding", "Deployment"]
+    assert exists(kube, deployment_path(k8s_namespace, "vdu2"))
+
+
+def test_namespaced_service_account_runs_the_whole_lifecycle(ansible_task, k8s_tenant, kube, multi_ns, k8s_audit):
+    auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    ns = k8s_tenant.namespace
+
+    start = k8s_audit.mark()
+    refused = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="tenant-vnf", namespace_policy="error",
+                                                   request=request([HAS_NS], ns)))
+    assert refused["failed"] and "multi-namespace02" in refused["msg"], refused["msg"]
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
+    done = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="tenant-vnf", request=request([NO_NS], ns)))
+    assert not done.get("failed"), done.get("msg")
+    assert exists(kube, deployment_path(ns, "vdu2"))
+
+    # The record is found through the kubeconfig context's namespace: no namespace option needed.
+    where = dict(auth, vnf_instance_name="tenant-vnf")
+    for module, body in (("vnf_scale", {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}),
+                         ("vnf_scale", {"type": "SCALE_IN", "aspectId": "vdu2_aspect"}),
+                         ("vnf_heal", None),
+                         ("vnf_terminate", None)):
+        args = dict(where, request=body) if body else dict(where)
+        out = ansible_task(module, args)
+        assert not out.get("failed"), (module, out.get("msg"))
+        if module == "vnf_heal":
+            listed = ansible_task("vnf_info", {"kubeconfig": auth["kubeconfig"], "vnf_instance_name": "tenant-vnf"})
+            assert [item["vnfInstanceName"] for item in listed["vnf_instances"]] == ["tenant-vnf"]
+    assert not exists(kube, deployment_path(ns, "vdu2"))
+    writes = summarize(k8s_audit.writes(start, user=k8s_tenant.username))
+    assert writes and all(namespace == ns for _verb, _resource, namespace, _name, _code in writes), writes

@@ -1,0 +1,1 @@
+"""Local Kubernetes lab: etcd, kube-apiserver, controller-manager, scheduler and kwok."""
