@@ -144,7 +144,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         if request.get("vimConnectionInfo"):
             result["vimConnectionInfo"] = request["vimConnectionInfo"]
         if waits.enabled:
-            wait_ready(api, others, waits.deadline(), result=progress)
+            wait_ready(api, others, waits.deadline())
         result = refresh_vnfcs(api, result, vdus)
         progress["resourceChanges"] = vnfc_changes([], result)
         return result
@@ -288,7 +288,7 @@ def plan_scale(api, store, found, request, waits=None):
             scaled.append(api.patch(obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}}))
             progress.setdefault("scaled", []).append(ref(obj))
         if waits.enabled:
-            wait_ready(api, scaled, waits.deadline(), result=progress)
+            wait_ready(api, scaled, waits.deadline())
         result = copy.deepcopy(instance)
         result["instantiatedVnfInfo"]["scaleStatus"] = [dict(item, scaleLevel=level) if item["aspectId"] == aspect_id else item
                                                         for item in result["instantiatedVnfInfo"]["scaleStatus"]]
@@ -328,12 +328,12 @@ def plan_heal(api, store, found, request, waits=None):
             progress.setdefault("deleted", []).append(pod_name)
             if item["metadata"]["workloadKind"] == "Pod" and old is not None:
                 # A bare Pod has no controller to replace it: recreate it once its name is free.
-                wait_gone(api, [old], deadline, result=progress)
+                wait_gone(api, [old], deadline)
                 api.create(fresh_pod(old))
         if waits.enabled:
-            deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)), progress)
+            deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
             workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets}
-            wait_ready(api, list(workloads.values()), deadline, result=progress)
+            wait_ready(api, list(workloads.values()), deadline)
         result = refresh_vnfcs(api, instance, healed_ids=[item["id"] for item in targets])
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         return result
@@ -390,7 +390,7 @@ def plan_terminate(api, store, found, request, waits=None):
             deleted.append(item)
         if waits.enabled:
             wait_gone(api, [{"apiVersion": i["apiVersion"], "kind": i["kind"], "metadata": {"name": i["name"], "namespace": i.get("namespace")}}
-                            for i in deleted], waits.deadline(), result=progress)
+                            for i in deleted], waits.deadline())
         result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
         result["instantiationState"] = NOT_INSTANTIATED
         # The record lives in the namespace: when that goes, so does the record.

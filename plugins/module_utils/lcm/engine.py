@@ -10,6 +10,7 @@ PROCESSING, lets the operation act, and records COMPLETED, or FAILED_TEMP with t
 
 from __future__ import annotations
 
+import copy
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VnfLcmError
@@ -79,7 +80,9 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now):
         failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, error.msg))
         failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
         store.save(progress.get("instance", operation.instance), [failed] + history[1:], version)
-        error.result.update(changed=True, vnf_lcm_op_occ=failed, progress=progress, plan=operation.plan)
+        # A snapshot: the error may carry ``progress`` itself, and a result must not contain itself.
+        extra = {} if error.result is progress else error.result
+        error.result = dict(extra, changed=True, vnf_lcm_op_occ=failed, progress=copy.deepcopy(progress), plan=operation.plan)
         raise
     done = occ.transition(current, "complete", now())
     if "resourceChanges" in progress:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -240,3 +241,37 @@ def test_namespaced_service_account_runs_the_whole_lifecycle(ansible_task, k8s_t
     assert not exists(kube, deployment_path(ns, "vdu2"))
     writes = summarize(k8s_audit.writes(start, user=k8s_tenant.username))
     assert writes and all(namespace == ns for _verb, _resource, namespace, _name, _code in writes), writes
+
+
+def test_timeout_leaves_failed_temp_with_what_was_done(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace):
+    stuck = deployment("vdu2", k8s_namespace)
+    stuck["spec"]["template"]["spec"]["nodeSelector"] = {"no-such-node": "anywhere"}
+    package = package_with(tmp_path, multi_ns, {"stuck.yaml": [stuck]})
+    args = {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "stuck", "wait_timeout": 3, "wait_sleep": 1,
+            "request": request([DEF_DIR + "stuck.yaml"], k8s_namespace)}
+    out = ansible_task("vnf_instantiate", args)
+    assert out["failed"] and "Failed to wait for Deployment vdu2 to be ready: timed out after 3s" == out["msg"]
+    assert out["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    assert [(item["kind"], item["name"]) for item in out["progress"]["created"]] == [("Deployment", "vdu2")]
+
+    info = ansible_task("vnf_info", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "stuck"})
+    assert [occ["operationState"] for occ in info["vnf_lcm_op_occs"]] == ["FAILED_TEMP"]
+
+    again = ansible_task("vnf_instantiate", args)
+    assert again["failed"] and "is FAILED_TEMP; retry, roll back or fail it first" in again["msg"], again["msg"]
+
+
+def test_secrets_never_appear_in_results(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace):
+    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "vnf-credentials"}, "stringData": {"password": "pl41n-s3cret"}}
+    package = package_with(tmp_path, multi_ns, {"secret.yaml": [secret]})
+    body = request([DEF_DIR + "secret.yaml", NO_NS], k8s_namespace)
+    body["vimConnectionInfo"] = {"vim1": {"vimId": "lab", "vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1"},
+                                          "accessInfo": {"bearer_token": "t0ken-value-123"}}}
+    args = {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "secretive", "request": body}
+    for check in (True, False):
+        out = ansible_task("vnf_instantiate", args, check=check, diff=True)
+        assert not out.get("failed"), out.get("msg")
+        text = json.dumps(out)
+        assert "pl41n-s3cret" not in text and "cGw0MW4tczNjcmV0" not in text
+        assert "t0ken-value-123" not in text
+    assert ("Secret", "vnf-credentials") in [(item["kind"], item["name"]) for item in out["plan"]["create"]]
