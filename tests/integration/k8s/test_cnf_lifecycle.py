@@ -275,3 +275,39 @@ def test_secrets_never_appear_in_results(ansible_task, k8s_lab, multi_ns, tmp_pa
         assert "pl41n-s3cret" not in text and "cGw0MW4tczNjcmV0" not in text
         assert "t0ken-value-123" not in text
     assert ("Secret", "vnf-credentials") in [(item["kind"], item["name"]) for item in out["plan"]["create"]]
+
+
+def test_instantiation_level_sizes_the_vdu_and_its_scale_level(ansible_task, k8s_lab, kube, multi_ns, k8s_namespace):
+    body = dict(request([NO_NS], k8s_namespace), instantiationLevelId="instantiation_level_2")
+    done = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "vnf_instance_name": "big",
+                                            "request": body, "wait_timeout": 120, "wait_sleep": 1})
+    assert not done.get("failed"), done.get("msg")
+    assert done["plan"]["vdus"]["VDU2"]["replicas"] == 3
+    assert len(vnfc_pods(done)) == 3 and set(vnfc_pods(done)) == set(pods_of(kube, k8s_namespace))
+    assert {"aspectId": "vdu2_aspect", "scaleLevel": 2} in done["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]
+
+
+def test_unknown_kind_is_refused_before_any_write(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace, k8s_audit):
+    widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}}
+    package = package_with(tmp_path, multi_ns, {"widget.yaml": [widget]})
+    start = k8s_audit.mark()
+    out = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "widgets",
+                                           "request": request([NO_NS, DEF_DIR + "widget.yaml"], k8s_namespace)})
+    assert out["failed"] and "Widget" in out["msg"] and "widget.yaml" in out["msg"], out["msg"]
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+
+def test_terminate_deletes_only_what_the_instance_created(ansible_task, k8s_lab, kube, multi_ns, k8s_namespace):
+    bystander = "/api/v1/namespaces/{0}/configmaps/bystander".format(k8s_namespace)
+    kube.call("POST", "/api/v1/namespaces/{0}/configmaps".format(k8s_namespace),
+              {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "bystander"}, "data": {"a": "b"}})
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
+    done = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="tidy", request=request([NO_NS], k8s_namespace)))
+    assert not done.get("failed"), done.get("msg")
+    gone = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="tidy", namespace=k8s_namespace,
+                                              request={"terminationType": "GRACEFUL", "gracefulTerminationTimeout": 5}))
+    assert not gone.get("failed"), gone.get("msg")
+    assert not exists(kube, deployment_path(k8s_namespace, "vdu2"))
+    assert exists(kube, bystander)
+    again = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="tidy", namespace=k8s_namespace))
+    assert again["changed"] is False and not again.get("failed"), again
