@@ -19,7 +19,9 @@ description:
     member outside the package is an error naming the file. A listed artifact that is absent
     and not needed (for example a management-driver script that a VNFM injects at build time)
     is a warning.
-  - Runs on the controller or target host; it never contacts a VIM.
+  - Runs on the controller or target host; it never contacts a VIM. It accepts the connection
+    options only so that C(module_defaults) for the C(group/nfv.vnflcm.vnflcm) action group
+    apply to every module of the collection; it ignores them.
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -41,6 +43,7 @@ options:
     type: str
     choices: [instantiate, scale, heal, modify, change_vnfpkg, terminate]
 extends_documentation_fragment:
+  - nfv.vnflcm.kubernetes
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:
@@ -140,6 +143,7 @@ def main():
             "flavour_id": {"type": "str"},
             "operation": {"type": "str", "choices": ["instantiate", "scale", "heal", "modify", "change_vnfpkg", "terminate"]},
         },
+        arg_groups=("kubernetes",),
         supports_check_mode=True,
     )
     module.require("PyYAML", HAS_YAML, YAML_IMPORT_ERROR)
