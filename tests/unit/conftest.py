@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -22,3 +23,13 @@ def fixtures_dir():
     if not os.path.isdir(path):
         pytest.fail("Tacker sample packages not found at {0}; set NFV_FIXTURES_DIR to the folder that holds them".format(path))
     return path
+
+
+@pytest.fixture
+def package_copy(fixtures_dir, tmp_path):
+    """``package_copy(name)``: a writable copy of a sample package (the originals are never modified)."""
+    def copy(name):
+        target = tmp_path / name
+        shutil.copytree(os.path.join(fixtures_dir, name), str(target))
+        return str(target)
+    return copy

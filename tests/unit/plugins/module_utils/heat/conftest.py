@@ -100,11 +100,3 @@ def desired_stack(flavour_and_hot):
     return build
 
 
-@pytest.fixture
-def package_copy(fixtures_dir, tmp_path):
-    """``package_copy(name)``: a writable copy of a sample package."""
-    def copy_package(name):
-        target = tmp_path / name
-        shutil.copytree(os.path.join(fixtures_dir, name), str(target))
-        return str(target)
-    return copy_package

@@ -28,16 +28,6 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("package_name", PACKAGE_NAMES)
 
 
-@pytest.fixture
-def package_copy(fixtures_dir, tmp_path):
-    """``package_copy(name)``: a writable copy of a sample package (the originals are never modified)."""
-    def copy(name):
-        target = tmp_path / name
-        shutil.copytree(os.path.join(fixtures_dir, name), str(target))
-        return str(target)
-    return copy
-
-
 def zip_directory(source, target, prefix="", extra_members=()):
     """Zip ``source`` into ``target``; ``prefix`` wraps members in a folder, ``extra_members`` are (name, bytes)."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
