@@ -14,6 +14,12 @@ import pytest
 import yaml
 
 
+# Tests that drive module_utils directly import the staged collection, as Ansible would.
+for _path in filter(None, os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)):
+    if _path not in sys.path:
+        sys.path.append(_path)
+
+
 def fixtures_dir():
     """Tacker's sample VNF packages (NFV_FIXTURES_DIR, else ../shared/fixtures/tacker beside the clone)."""
     here = os.path.dirname(os.path.realpath(__file__))

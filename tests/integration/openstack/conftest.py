@@ -1,0 +1,233 @@
+"""Fixtures for tests against the local OpenStack lab (tools/lab/openstack).
+
+The session uses a lab that is already running (found through
+$NFV_OPENSTACK_LAB_DIR or the default state dir); otherwise it starts one and
+stops it at the end. The tier started is $NFV_OPENSTACK_LAB_TIER, else 2 when
+a selected test is marked `tier2`, else 1.
+
+A lab that is not installed skips the tests, or fails them when $CI is set
+or NFV_LAB_REQUIRED=1: lab tests must never pass silently without a lab.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+LAB_PY = REPO / 'tools' / 'lab' / 'openstack' / 'lab.py'
+TEMPLATES = Path(__file__).resolve().parent / 'templates'
+STACK_TIMEOUT = int(os.environ.get('NFV_LAB_STACK_TIMEOUT', '300'))
+
+
+def _load_lab():
+    spec = importlib.util.spec_from_file_location('openstack_lab', LAB_PY)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def lab_required():
+    return bool(os.environ.get('CI')) or os.environ.get('NFV_LAB_REQUIRED') == '1'
+
+
+def missing(reason):
+    if lab_required():
+        pytest.fail(f'{reason} (lab required: CI or NFV_LAB_REQUIRED=1 is set)', pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'tier2: needs the tier-2 OpenStack lab (Nova, Neutron, Cinder)')
+
+
+class Lab:
+    def __init__(self, state_dir, tier):
+        self.state_dir = Path(state_dir)
+        self.tier = tier
+        self.clouds_yaml = self.state_dir / 'clouds.yaml'
+
+    def connect(self, cloud='nfvlab'):
+        import openstack
+        from openstack import config as os_config
+        cfg = os_config.OpenStackConfig(config_files=[str(self.clouds_yaml)])
+        return openstack.connection.Connection(config=cfg.get_one(cloud))
+
+
+@pytest.fixture(scope='session')
+def openstack_lab(request):
+    lab = _load_lab()
+    state = lab.state_dir()
+    running = lab.running_lab(state)
+    if running:
+        yield Lab(state, running.info['tier'])
+        return
+    tier = int(os.environ.get('NFV_OPENSTACK_LAB_TIER') or 0) or (
+        2 if any(i.get_closest_marker('tier2') for i in request.session.items) else 1)
+    if not lab.installed(tier):
+        missing(f'OpenStack lab tier {tier} is not installed: run '
+                f'`python3 tools/lab/openstack/lab.py install --tier {tier}`')
+    cmd = [sys.executable, str(LAB_PY), 'up', '--tier', str(tier)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        pytest.fail(f'`{" ".join(cmd)}` failed:\n{res.stdout}{res.stderr[-6000:]}', pytrace=False)
+    try:
+        yield Lab(state, tier)
+    finally:
+        subprocess.run([sys.executable, str(LAB_PY), 'down'], check=False)
+
+
+@pytest.fixture(scope='session')
+def tier2_lab(openstack_lab):
+    if openstack_lab.tier < 2:
+        missing(f'the running OpenStack lab in {openstack_lab.state_dir} is tier 1; '
+                'stop it (`lab.py down`) and start tier 2 (`lab.py up --tier 2`)')
+    return openstack_lab
+
+
+@pytest.fixture(scope='session')
+def conn(openstack_lab):
+    """openstacksdk connection as the lab's demo user (project demo)."""
+    return openstack_lab.connect('nfvlab')
+
+
+@pytest.fixture(scope='session')
+def admin_conn(openstack_lab):
+    return openstack_lab.connect('nfvlab-admin')
+
+
+@pytest.fixture
+def stacks(conn, request):
+    """Heat helper for one test: unique stack names, deleted at the end."""
+    helper = Stacks(conn, request.node.name)
+    yield helper
+    helper.delete_all()
+
+
+def load_template(name):
+    return (TEMPLATES / name).read_text()
+
+
+class StackError(AssertionError):
+    pass
+
+
+class Stacks:
+    """Create/PATCH/PUT stacks and wait on their stack-level events.
+
+    A 202 can come back before the stack leaves its previous *_COMPLETE state,
+    so waiting on the status string can see the previous operation finish.
+    Counting the stack's own terminal events before and after does not.
+    """
+
+    def __init__(self, conn, test_name):
+        self.conn = conn
+        self.prefix = 'nfvt-' + ''.join(c if c.isalnum() else '-' for c in test_name)[:30]
+        self.created = []
+
+    def unique_name(self):
+        return f'{self.prefix}-{uuid.uuid4().hex[:6]}'
+
+    def path(self, stack):
+        return f'/stacks/{stack["stack_name"]}/{stack["id"]}'
+
+    def get(self, stack):
+        return self._json(self.conn.orchestration.get(self.path(stack)))['stack']
+
+    def _json(self, resp, ok=(200, 201, 202)):
+        if resp.status_code not in ok:
+            raise StackError(f'Heat answered {resp.status_code}: {resp.text[:2000]}')
+        try:
+            return resp.json()
+        except ValueError:  # PATCH/PUT answer 202 with no JSON body
+            return {}
+
+    def events(self, stack):
+        """All events of the stack as dicts with `action` and `status` split out."""
+        resp = self.conn.orchestration.get(self.path(stack) + '/events')
+        events = self._json(resp)['events']
+        for e in events:
+            e['action'], _, e['status'] = e['resource_status'].partition('_')
+        return events
+
+    def event_ids(self, stack):
+        return {e['id'] for e in self.events(stack)}
+
+    def resource_events(self, stack, resource, after=()):
+        """(action, status) of a resource's events not in `after` (a set of event ids)."""
+        return {(e['action'], e['status']) for e in self.events(stack)
+                if e['resource_name'] == resource and e['id'] not in after}
+
+    def wait(self, stack, seen, action):
+        """Wait for a terminal event of the stack itself that is not in `seen`."""
+        deadline = time.monotonic() + STACK_TIMEOUT
+        while time.monotonic() < deadline:
+            new = [e for e in self.events(stack)
+                   if e['physical_resource_id'] == stack['id'] and e['id'] not in seen
+                   and e['status'] in ('COMPLETE', 'FAILED')]
+            if new:
+                st = self.get(stack)
+                bad = [e['resource_status'] for e in new
+                       if e['status'] != 'COMPLETE' or e['action'] != action]
+                if bad:
+                    raise StackError(f'{st["stack_name"]}: {bad}: {st.get("stack_status_reason")}')
+                return st
+            time.sleep(1)
+        raise StackError(f'{stack["stack_name"]}: no {action} event after {STACK_TIMEOUT} s')
+
+    def create(self, template, parameters=None, files=None, environment=None):
+        body = {'stack_name': self.unique_name(), 'template': template,
+                'parameters': _params(parameters), 'files': files or {},
+                'environment': environment or {}, 'timeout_mins': 10}
+        created = self._json(self.conn.orchestration.post('/stacks', json=body))['stack']
+        stack = {'stack_name': body['stack_name'], 'id': created['id']}
+        self.created.append(stack)
+        return self.wait(stack, set(), 'CREATE')
+
+    def patch(self, stack, parameters, **extra):
+        """PATCH update: parameters not sent keep their values (`stack update --existing`)."""
+        seen = self.event_ids(stack)
+        self._json(self.conn.orchestration.patch(
+            self.path(stack), json={'parameters': _params(parameters), **extra}))
+        return self.wait(stack, seen, 'UPDATE')
+
+    def put(self, stack, template, parameters=None, files=None, environment=None):
+        seen = self.event_ids(stack)
+        self._json(self.conn.orchestration.put(self.path(stack), json={
+            'template': template, 'parameters': _params(parameters),
+            'files': files or {}, 'environment': environment or {}}))
+        return self.wait(stack, seen, 'UPDATE')
+
+    def outputs(self, stack):
+        return {o['output_key']: o.get('output_value') for o in self.get(stack)['outputs']}
+
+    def resource(self, stack, name):
+        resp = self.conn.orchestration.get(self.path(stack) + f'/resources/{name}')
+        return self._json(resp)['resource']
+
+    def delete_all(self):
+        for stack in self.created:
+            self.conn.orchestration.delete(self.path(stack))
+        deadline = time.monotonic() + STACK_TIMEOUT
+        names = {s['stack_name'] for s in self.created}
+        # The name stays reserved until the stack leaves the list, not when find_stack says None.
+        while names and time.monotonic() < deadline:
+            listed = {s.name: s.status for s in self.conn.orchestration.stacks()}
+            names &= set(listed)
+            failed = [n for n in names if listed[n] == 'DELETE_FAILED']
+            if failed:
+                raise StackError(f'delete failed: {failed}')
+            time.sleep(1)
+        if names:
+            raise StackError(f'stacks not deleted after {STACK_TIMEOUT} s: {sorted(names)}')
+
+
+def _params(parameters):
+    # json parameters travel as JSON text, as the heat client sends them.
+    return {k: json.dumps(v) if isinstance(v, (dict, list)) else v
+            for k, v in (parameters or {}).items()}

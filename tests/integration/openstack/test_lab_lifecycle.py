@@ -1,0 +1,39 @@
+"""lab.py itself: `down` leaves no process and no listening port behind, and a
+second `up` of the same state dir (warm start) works. Uses its own tier-1 lab."""
+import json
+import os
+import subprocess
+import sys
+
+from conftest import LAB_PY, _load_lab, missing
+
+
+def lab_cmd(env, *args):
+    res = subprocess.run([sys.executable, str(LAB_PY), *args], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode in (0, 3), f'lab.py {" ".join(args)}:\n{res.stdout}{res.stderr[-4000:]}'
+    return res.stdout
+
+
+def test_down_leaves_nothing_and_second_up_works(tmp_path):
+    lab = _load_lab()
+    if not lab.installed(1):
+        missing('OpenStack lab tier 1 is not installed: run `python3 tools/lab/openstack/lab.py install`')
+    env = dict(os.environ, NFV_OPENSTACK_LAB_DIR=str(tmp_path / 'lab'))
+    env.pop('LAB_TIER', None)
+    try:
+        for _ in range(2):
+            lab_cmd(env, 'up')
+            status = json.loads(lab_cmd(env, 'status', '--json'))
+            assert status['ready'] and status['tier'] == 1
+            pids = [p for group in status['processes'].values() for p in group]
+            ports = list(status['ports'].values())
+            assert pids and all(lab.port_open(p) for p in ports)
+
+            lab_cmd(env, 'down')
+            alive = [p for p in pids if (lab.proc_stat(p) or (0, 'Z'))[1] not in 'ZX']
+            assert alive == []
+            assert [p for p in ports if lab.port_open(p)] == []
+            assert json.loads(lab_cmd(env, 'status', '--json'))['ready'] is False
+    finally:
+        subprocess.run([sys.executable, str(LAB_PY), 'down'], env=env, capture_output=True)
