@@ -12,8 +12,8 @@ short_description: Read VNF instances and their operation occurrences
 version_added: 0.1.0
 description:
   - Returns the SOL003 VnfInstance records (and their VnfLcmOpOcc history) kept next to the VNFs.
-  - With O(vnf_instance_id) or O(vnf_instance_name), that instance (an error when it does not
-    exist); otherwise every instance of the namespace (an empty list when there is none).
+  - With O(vnf_instance_id) or O(vnf_instance_name), that instance; otherwise every instance of
+    the namespace. An empty list when there is none.
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 extends_documentation_fragment:

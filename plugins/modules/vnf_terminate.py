@@ -15,7 +15,8 @@ description:
   - "Kubernetes: deletes, in reverse kind order, the objects this instance created, and only
     those (each must carry the instance's ownership label), then waits until they are gone.
     When that includes the VNF's namespace, the instance record goes with it."
-  - The record stays, NOT_INSTANTIATED, otherwise; a re-run changes nothing.
+  - The record stays, NOT_INSTANTIATED, otherwise. A re-run changes nothing, also when the
+    instance (or its namespace) is gone; RV(vnf_instance) is then null.
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -73,7 +74,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import insta
 
 
 def main():
-    instance_module_main(plan_terminate, {"request": {"type": "dict"}})
+    instance_module_main(plan_terminate, {"request": {"type": "dict"}}, missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,15 @@ class KubeApi:
         """The live object, or None when it does not exist."""
         return self._call("GET", self.path(api_version, kind, namespace, name), "read", _what(kind, name, namespace), missing_ok=True)
 
+    def namespace_exists(self, namespace):
+        """True / False, or None when this user may not read namespaces (a namespaced ServiceAccount)."""
+        try:
+            return self.get("v1", "Namespace", namespace) is not None
+        except VimError as error:
+            if getattr(error, "status", None) == 403:
+                return None
+            raise
+
     def list(self, api_version, kind, namespace=None, label_selector=None):
         query = [("labelSelector", label_selector)] if label_selector else []
         listing = self._call("GET", self.path(api_version, kind, namespace), "list", kind + " objects", query=query)
@@ -118,9 +127,9 @@ def api_error(action, what, error):
     except (TypeError, ValueError, AttributeError):
         pass
     reason = "{0} (HTTP {1})".format(reason, error.status)
-    if error.status == 409:
-        return ConflictError(action, what, reason)
-    return VimError(action, what, reason)
+    failure = ConflictError(action, what, reason) if error.status == 409 else VimError(action, what, reason)
+    failure.status = error.status
+    return failure
 
 
 def _what(kind, name, namespace):

@@ -93,6 +93,9 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     manifests = load_manifests(package, request)
     namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped)
     namespace = namespace_plan["namespace"]
+    if not namespace_plan["creates_namespace"] and api.namespace_exists(namespace) is False:
+        raise ValidationError("InstantiateVnfRequest", "additionalParams.namespace",
+                              "namespace {0!r} does not exist and the def files do not create it".format(namespace))
     store = SecretRecordStore(api, namespace)
     found = store.find(instance_id, name)
     instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR, build_api_client, connection_options
@@ -35,10 +35,18 @@ def instantiate(params, check_mode=False, diff_mode=False):
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
-def on_instance(planner, params, check_mode=False, diff_mode=False):
-    """Run ``planner`` (cnf.plan_scale, plan_heal, plan_terminate) on the instance the params select."""
+def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False):
+    """Run ``planner`` (cnf.plan_scale, plan_heal, plan_terminate) on the instance the params select.
+
+    ``missing_ok``: an instance that does not exist (any more) is nothing to do, not an error.
+    """
     api, namespace = kube_api(params)
-    store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    try:
+        store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    except NotFoundError as error:
+        if not missing_ok:
+            raise
+        return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"note": error.msg}}, api)
     operation = planner(api, store, found, params.get("request"), waits(params))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
@@ -47,8 +55,8 @@ def info(params):
     """One instance (by id or name) with its op occs, or every instance of the namespace."""
     api, namespace = kube_api(params)
     if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
-        _store, (instance, op_occs, _version) = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
-        found = [(instance, op_occs)]
+        record = SecretRecordStore(api, namespace).find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+        found = [record[:2]] if record else []
     else:
         found = [(instance, op_occs) for instance, op_occs, _version in SecretRecordStore(api, namespace).list()]
     return {"changed": False, "vnf_instances": [instance for instance, _op_occs in found],
@@ -61,13 +69,13 @@ def with_api_calls(result, api):
     return result
 
 
-def instance_module_main(planner, argument_spec):
+def instance_module_main(planner, argument_spec, missing_ok=False):
     """The whole main() of a module that runs one operation on an existing instance (scale, heal, terminate)."""
     module = VnfLcmModule(argument_spec=argument_spec, arg_groups=("kubernetes", "wait", "instance"), supports_check_mode=True,
                           required_one_of=[("vnf_instance_id", "vnf_instance_name")])
     module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
     try:
-        result = on_instance(planner, module.params, module.check_mode, module.diff_mode)
+        result = on_instance(planner, module.params, module.check_mode, module.diff_mode, missing_ok)
     except VnfLcmError as error:
         module.fail_from_error(error)
     module.exit_json(**result)

@@ -102,3 +102,34 @@ def k8s_tenant(k8s_lab, k8s_namespace, tmp_path) -> Tenant:
 @pytest.fixture
 def k8s_audit(k8s_lab) -> AuditLog:
     return AuditLog.for_lab(k8s_lab.lab)
+
+
+@pytest.fixture
+def kube(k8s_lab):
+    """The lab's admin API (labk8s.kubeapi.Api)."""
+    return Api(k8s_lab.kubeconfig)
+
+
+@pytest.fixture
+def collections_path():
+    path = os.environ.get("ANSIBLE_COLLECTIONS_PATH")
+    if not path:
+        pytest.fail("ANSIBLE_COLLECTIONS_PATH is not set: run the integration tests with `make integration`")
+    return path
+
+
+@pytest.fixture
+def collection_root():
+    """The collection root (the checkout, or a staged copy that holds these tests)."""
+    return Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def venv_tool():
+    """``venv_tool(name)``: a console script of the Python that runs the tests, else the one on PATH."""
+
+    def find(name):
+        local = os.path.join(os.path.dirname(sys.executable), name)
+        return local if os.path.exists(local) else name
+
+    return find

@@ -15,7 +15,6 @@ import yaml
 
 from labk8s.audit import summarize
 from labk8s.cluster import ADMIN_USER
-from labk8s.kubeapi import Api
 
 DEF_DIR = "Files/kubernetes/"
 HAS_NS = DEF_DIR + "deployment_has_namespace.yaml"   # names multi-namespace02
@@ -27,11 +26,6 @@ NS02 = DEF_DIR + "namespace02.yaml"
 @pytest.fixture
 def multi_ns(tacker_packages):
     return os.path.join(tacker_packages, "test_cnf_multi_ns")
-
-
-@pytest.fixture
-def kube(k8s_lab):
-    return Api(k8s_lab.kubeconfig)
 
 
 def request(def_files, namespace=None):
@@ -332,3 +326,16 @@ def test_two_concurrent_operations_cannot_both_succeed(ansible_task, k8s_lab, mu
         engine.run(second)
     _store, (instance, _op_occs, _version) = cnf.locate(api, namespace, name="racer")
     assert {"aspectId": "vdu2_aspect", "scaleLevel": 1} in instance["instantiatedVnfInfo"]["scaleStatus"]
+
+
+def test_a_missing_namespace_is_refused_in_the_plan(ansible_task, k8s_lab, multi_ns, k8s_audit):
+    start = k8s_audit.mark()
+    out = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "vnf_instance_name": "nowhere",
+                                           "request": request([NO_NS], "no-such-namespace")}, check=True)
+    assert out["failed"] and out["msg"] == ("Failed to validate InstantiateVnfRequest: additionalParams.namespace: "
+                                            "namespace 'no-such-namespace' does not exist and the def files do not create it")
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+    gone = ansible_task("vnf_terminate", {"kubeconfig": str(k8s_lab.kubeconfig), "vnf_instance_name": "nowhere", "namespace": "no-such-namespace"})
+    assert gone["changed"] is False and not gone.get("failed") and gone["vnf_instance"] is None, gone
+    listed = ansible_task("vnf_info", {"kubeconfig": str(k8s_lab.kubeconfig), "vnf_instance_name": "nowhere", "namespace": "no-such-namespace"})
+    assert listed["vnf_instances"] == [] and not listed.get("failed")
