@@ -11,13 +11,14 @@ from pathlib import Path
 
 from .paths import GOMOD_DIR, cache_root
 
-BINARIES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")
+BINARIES = ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok", "kubectl")
 PACKAGES = (
     "./cmd/etcd",
     "k8s.io/kubernetes/cmd/kube-apiserver",
     "k8s.io/kubernetes/cmd/kube-controller-manager",
     "k8s.io/kubernetes/cmd/kube-scheduler",
     "sigs.k8s.io/kwok/cmd/kwok",
+    "k8s.io/kubernetes/cmd/kubectl",  # for side-by-side benchmarks only
 )
 # Same set kwokctl writes: nodes become Ready and keep a lease, pods become Ready and are
 # deleted at once. kwok v0.8.0 has no built-in default stages any more.
@@ -122,7 +123,8 @@ def build(force: bool = False, log=sys.stderr) -> Path:
             for name in STAGE_FILES:
                 out.write("---\n" + (stage_root / name).read_text().strip() + "\n")
         for name in BINARIES:
-            subprocess.run([str(partial / name), "--version"], check=True, capture_output=True)
+            args = ["version", "--client"] if name == "kubectl" else ["--version"]
+            subprocess.run([str(partial / name), *args], check=True, capture_output=True)
         (partial / ".complete").write_text(f"{key}\nbuild seconds: {time.monotonic() - start:.0f}\n")
         shutil.rmtree(final, ignore_errors=True)
         partial.rename(final)
