@@ -85,12 +85,15 @@ integration: venv stage lab-build  ## integration tests against the local VIMs (
 
 # ---------------------------------------------------------------------------------------------
 # The README's two commands.
-DEMO_PACKAGE ?= $(FIXTURES)/test_cnf_container_update_before
+DEMO_PACKAGE ?= $(FIXTURES)/test_cnf_multi_ns
 
 .PHONY: demo test bench clean
-demo: venv stage  ## the main job on the local lab
-	ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false \
-	  $(BIN)/ansible-playbook nfv.vnflcm.package_summary -e vnf_package_path=$(DEMO_PACKAGE)
+demo: venv stage lab-build  ## the main job: a CNF's whole lifecycle on the local Kubernetes lab
+	@started=0; if ! $(K8S_LAB) status >/dev/null 2>&1; then $(K8S_LAB) up && started=1; fi; \
+	  eval "$$($(K8S_LAB) env)"; \
+	  ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false \
+	    $(BIN)/ansible-playbook tools/demo/cnf_lifecycle.yml -e demo_package=$(DEMO_PACKAGE) -e demo_kubeconfig=$$KUBECONFIG; rc=$$?; \
+	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
 
 test: lint unit docs sanity integration  ## the whole suite (what CI runs)
 	@echo "make test: all checks passed"
