@@ -51,7 +51,7 @@ SANITY_SKIP := $(shell sed -e 's/\#.*//' -e '/^\s*$$/d' tests/sanity/skip.txt 2>
 sanity: venv stage $(ANSIBLE_TEST_GET_PIP)  ## ansible-test sanity (every test that runs offline)
 	cd $(STAGE) && $(BIN)/ansible-test sanity --requirements --python 3.11 --color no $(SANITY_SKIP)
 
-lint: venv  ## ansible-lint (production profile) and the changelog fragments
+lint: venv stage  ## ansible-lint (production profile) and the changelog fragments
 	$(BIN)/ansible-lint --offline
 	$(BIN)/antsibull-changelog lint
 

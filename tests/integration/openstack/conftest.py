@@ -2,7 +2,7 @@
 
 The session uses a lab that is already running (found through
 $NFV_OPENSTACK_LAB_DIR or the default state dir); otherwise it starts one and
-stops it at the end. The tier started is $NFV_OPENSTACK_LAB_TIER, else 2 when
+stops it at the end (not under pytest-xdist: start the lab first there). The tier started is $NFV_OPENSTACK_LAB_TIER, else 2 when
 a selected test is marked `tier2`, else 1.
 
 A lab that is not installed skips the tests, or fails them when $CI is set
@@ -25,7 +25,7 @@ TEMPLATES = Path(__file__).resolve().parent / 'templates'
 STACK_TIMEOUT = int(os.environ.get('NFV_LAB_STACK_TIMEOUT', '300'))
 
 
-def _load_lab():
+def load_lab():
     spec = importlib.util.spec_from_file_location('openstack_lab', LAB_PY)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -46,7 +46,7 @@ def pytest_configure(config):
     config.addinivalue_line('markers', 'tier2: needs the tier-2 OpenStack lab (Nova, Neutron, Cinder)')
 
 
-class Lab:
+class RunningLab:
     def __init__(self, state_dir, tier):
         self.state_dir = Path(state_dir)
         self.tier = tier
@@ -61,23 +61,26 @@ class Lab:
 
 @pytest.fixture(scope='session')
 def openstack_lab(request):
-    lab = _load_lab()
+    lab = load_lab()
     state = lab.state_dir()
     running = lab.running_lab(state)
     if running:
-        yield Lab(state, running.info['tier'])
+        yield RunningLab(state, running.info['tier'])
         return
     tier = int(os.environ.get('NFV_OPENSTACK_LAB_TIER') or 0) or (
         2 if any(i.get_closest_marker('tier2') for i in request.session.items) else 1)
     if not lab.installed(tier):
         missing(f'OpenStack lab tier {tier} is not installed: run '
                 f'`python3 tools/lab/openstack/lab.py install --tier {tier}`')
+    if os.environ.get('PYTEST_XDIST_WORKER'):
+        # One worker's teardown would stop the lab under the others.
+        missing(f'with pytest-xdist, start the lab first: `python3 tools/lab/openstack/lab.py up --tier {tier}`')
     cmd = [sys.executable, str(LAB_PY), 'up', '--tier', str(tier)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         pytest.fail(f'`{" ".join(cmd)}` failed:\n{res.stdout}{res.stderr[-6000:]}', pytrace=False)
     try:
-        yield Lab(state, tier)
+        yield RunningLab(state, tier)
     finally:
         subprocess.run([sys.executable, str(LAB_PY), 'down'], check=False)
 

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from conftest import LAB_PY, _load_lab, missing
+from conftest import LAB_PY, load_lab, missing
 
 
 def lab_cmd(env, *args):
@@ -16,7 +16,7 @@ def lab_cmd(env, *args):
 
 
 def test_down_leaves_nothing_and_second_up_works(tmp_path):
-    lab = _load_lab()
+    lab = load_lab()
     if not lab.installed(1):
         missing('OpenStack lab tier 1 is not installed: run `python3 tools/lab/openstack/lab.py install`')
     env = dict(os.environ, NFV_OPENSTACK_LAB_DIR=str(tmp_path / 'lab'))
