@@ -97,5 +97,3 @@ def desired_stack(flavour_and_hot):
         managed = [link["vnfVirtualLinkDescId"] for link in request.get("extManagedVirtualLinks") or []]
         return heat_template.build_stack_template(template, counts, managed), files, nfv_params.build_nfv(flavour, request, counts)
     return build
-
-
