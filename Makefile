@@ -98,8 +98,8 @@ demo: venv stage lab-build  ## the main job: a CNF's whole lifecycle on the loca
 test: lint unit docs sanity integration  ## the whole suite (what CI runs)
 	@echo "make test: all checks passed"
 
-bench: venv  ## benchmarks (see benchmarks/README.md)
-	@echo "no benchmarks yet"
+bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)
+	for b in benchmarks/*.py; do NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python $$b || exit 1; done
 
 clean:  ## remove the staged tree
 	rm -rf $(STAGE_ROOT)
