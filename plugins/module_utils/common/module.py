@@ -47,12 +47,22 @@ class VnfLcmModule:
             self._module.fail_json(msg=missing_required_lib(library), exception=import_error)
 
     def exit_json(self, **result):
-        self._module.exit_json(**result)
+        self._module.exit_json(**without_credentials(result))
 
     def fail_from_error(self, error):
         """The only way a collection error leaves a module: message plus any partial result."""
-        result = dict(error.result)
+        result = without_credentials(dict(error.result))
         result.pop("msg", None)
         result.pop("changed", None)
         self._module.fail_json(msg=error.msg, changed=bool(error.result.get("changed")),
                                exception=traceback.format_exc(), **result)
+
+
+def without_credentials(value):
+    """``value`` without any ``accessInfo``: SOL003 never returns a VIM's credentials, and the
+    record (which keeps them for later operations) must not leak them through results."""
+    if isinstance(value, dict):
+        return {key: without_credentials(item) for key, item in value.items() if key != "accessInfo"}
+    if isinstance(value, list):
+        return [without_credentials(item) for item in value]
+    return value

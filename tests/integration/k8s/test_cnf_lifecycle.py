@@ -269,6 +269,13 @@ def test_secrets_never_appear_in_results(ansible_task, k8s_lab, multi_ns, tmp_pa
         assert "pl41n-s3cret" not in text and "cGw0MW4tczNjcmV0" not in text
         assert "t0ken-value-123" not in text
     assert ("Secret", "vnf-credentials") in [(item["kind"], item["name"]) for item in out["plan"]["create"]]
+    # Later operations read the record, which keeps the credentials; their results must not show them.
+    where = {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "secretive"}
+    for module, args in (("vnf_info", where), ("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}))):
+        later = ansible_task(module, args)
+        assert not later.get("failed"), later.get("msg")
+        assert "t0ken-value-123" not in json.dumps(later)
+    assert later["vnf_instance"]["vimConnectionInfo"]["vim1"]["vimType"] == "kubernetes"
 
 
 def test_instantiation_level_sizes_the_vdu_and_its_scale_level(ansible_task, k8s_lab, kube, multi_ns, k8s_namespace):

@@ -55,3 +55,12 @@ def test_sensitive_values_walks_kubeconfig_and_cloud_dicts():
     assert sensitive_values(kubeconfig) == {"tok-123", "a2V5"}
     assert sensitive_values(cloud) == {"s3cret"}
     assert sensitive_values("/path/to/kubeconfig") == set()
+
+
+def test_credentials_are_dropped_from_results_at_any_depth():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import without_credentials
+
+    result = {"vnf_instance": {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "accessInfo": {"bearer_token": "t"}}}},
+              "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {"accessInfo": {"password": "p"}}}}}]}
+    assert without_credentials(result) == {"vnf_instance": {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes"}}},
+                                           "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {}}}}]}
