@@ -66,19 +66,26 @@ docs: venv stage  ## every module's documentation renders with ansible-doc
 # ---------------------------------------------------------------------------------------------
 # The local labs (tools/lab/*): real VIMs for integration tests and the demo.
 K8S_LAB := $(BIN)/python tools/lab/k8s/lab.py
+OS_LAB := $(BIN)/python tools/lab/openstack/lab.py
+# OpenStack lab tier for lab-up: 1 (Keystone + Heat) or 2 (+ Nova, Neutron, Cinder, ...).
+LAB_TIER ?= 1
 
 .PHONY: lab-build lab-up lab-down lab-status
-lab-build: venv  ## build the local VIMs (cached outside the clone; the first build takes a while)
+lab-build: venv  ## build/install the local VIMs (cached outside the clone; the first build takes a while)
 	$(K8S_LAB) build
+	$(OS_LAB) install --tier 2
 
-lab-up: lab-build  ## start the local VIMs
+lab-up: lab-build  ## start the local VIMs (Kubernetes, and OpenStack tier LAB_TIER)
 	$(K8S_LAB) up
+	$(OS_LAB) up --tier $(LAB_TIER)
 
 lab-down: venv  ## stop the local VIMs
 	$(K8S_LAB) down
+	$(OS_LAB) down
 
 lab-status: venv  ## show what runs
-	$(K8S_LAB) status
+	-$(K8S_LAB) status
+	-$(OS_LAB) status
 
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs tests/integration

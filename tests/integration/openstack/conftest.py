@@ -76,7 +76,7 @@ def openstack_lab(request):
         # One worker's teardown would stop the lab under the others.
         missing(f'with pytest-xdist, start the lab first: `python3 tools/lab/openstack/lab.py up --tier {tier}`')
     cmd = [sys.executable, str(LAB_PY), 'up', '--tier', str(tier)]
-    res = subprocess.run(cmd, capture_output=True, text=True)
+    res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0:
         pytest.fail(f'`{" ".join(cmd)}` failed:\n{res.stdout}{res.stderr[-6000:]}', pytrace=False)
     try:
@@ -155,7 +155,7 @@ class Stacks:
         resp = self.conn.orchestration.get(self.path(stack) + '/events')
         events = self._json(resp)['events']
         for e in events:
-            e['action'], _, e['status'] = e['resource_status'].partition('_')
+            e['action'], e['status'] = e['resource_status'].split('_', 1)
         return events
 
     def event_ids(self, stack):

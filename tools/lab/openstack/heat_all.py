@@ -1,0 +1,82 @@
+"""Heat engine and Heat API in one process.
+
+Usage: python heat_all.py HOST PORT --config-file heat.conf
+
+Heat 2025.x+ ships no heat-all, and its engine launcher always forks a worker.
+With transport_url = fake:// the API and the engine must share one process,
+so the engine service is started here directly, without a launcher.
+"""
+import signal
+import sys
+import threading
+
+from oslo_service import backend
+
+backend.init_backend(backend.BackendType.THREADING)
+
+from oslo_config import cfg  # noqa: E402
+from oslo_log import log as logging  # noqa: E402
+
+from heat import version  # noqa: E402
+from heat.common import config  # noqa: E402
+from heat.common import messaging  # noqa: E402
+from heat.rpc import api as rpc_api  # noqa: E402
+
+from wsgi_serve import QuietHandler, ThreadingWSGIServer, make_server  # noqa: E402
+
+CONF = cfg.CONF
+
+
+def serialize_sqlite_writes():
+    """Make every SQLite transaction BEGIN IMMEDIATE and wait for the lock.
+
+    Heat's engine threads open deferred transactions that later write; in WAL mode
+    such an upgrade fails at once with "database is locked" when another thread
+    committed in between (no busy wait applies), failing resources at random.
+    """
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    @event.listens_for(Engine, 'connect')
+    def on_connect(dbapi_conn, _record):
+        if dbapi_conn.__class__.__module__.startswith('sqlite3'):
+            dbapi_conn.execute('PRAGMA busy_timeout = 60000')
+
+    # Runs before oslo.db's own listener, which then sees the flag and skips its BEGIN.
+    @event.listens_for(Engine, 'begin', insert=True)
+    def on_begin(conn):
+        if conn.dialect.name == 'sqlite' and 'in_transaction' not in conn.info:
+            conn.exec_driver_sql('BEGIN IMMEDIATE')
+            conn.info['in_transaction'] = True
+
+
+def main():
+    host, port, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    serialize_sqlite_writes()
+    logging.register_options(CONF)
+    CONF(rest, project='heat', prog='heat-api',
+         version=version.version_info.version_string())
+    logging.setup(CONF, 'heat-all')
+    config.set_config_defaults()
+    messaging.setup()
+    from heat.engine import service as engine  # registers the engine's options
+    config.startup_sanity_check()
+
+    srv = engine.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)
+    srv.start()
+
+    app = config.load_paste_app('heat-api')
+    httpd = make_server(host, port, app, ThreadingWSGIServer, QuietHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    print(f'heat-all serving on http://{host}:{port}', flush=True)
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait()
+    httpd.shutdown()
+    srv.stop()
+
+
+if __name__ == '__main__':
+    main()
