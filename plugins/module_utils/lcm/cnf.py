@@ -190,12 +190,16 @@ def sizing_rules(flavour):
 
 
 def create_or_adopt(api, obj, instance_id):
-    """Create ``obj``; one that already exists is accepted only if this instance made it (a retry)."""
+    """Create ``obj``; one that already exists is accepted only if this instance made it (a retry).
+
+    Create first and read only on a conflict: a fresh instantiate then costs one call per object.
+    """
     meta = obj["metadata"]
-    live = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
-    if live is None:
+    try:
         return api.create(obj)
-    if not is_owned_by(live, instance_id):
+    except ConflictError:
+        live = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
+    if live is None or not is_owned_by(live, instance_id):
         raise ConflictError("create", describe(obj), "it already exists and does not belong to VNF instance {0}".format(instance_id))
     return live
 

@@ -20,9 +20,12 @@ def report(output):
     return "\n...\n".join(["\n".join(lines[max(0, i - 10):i + 10]) for i in failed[:3]] + [output[-3000:]])
 
 
-def test_molecule_vnf_lifecycle(k8s_lab, tacker_packages, collections_path, collection_root, venv_tool):
+def test_molecule_vnf_lifecycle(k8s_lab, tacker_packages, collections_path, collection_root, venv_tool, tmp_path):
     env = dict(
         os.environ,
+        # molecule keys its state by the project folder's name only: two clones called "main" would share
+        # it (and its "already prepared" flag), so every run gets its own.
+        MOLECULE_EPHEMERAL_DIRECTORY=str(tmp_path / "molecule"),
         KUBECONFIG=str(k8s_lab.kubeconfig),
         K8S_AUTH_KUBECONFIG=str(k8s_lab.kubeconfig),
         ANSIBLE_COLLECTIONS_PATH=collections_path,
