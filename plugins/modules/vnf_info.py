@@ -50,20 +50,11 @@ vnf_lcm_op_occs:
   elements: dict
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
 
 
 def main():
-    module = VnfLcmModule(argument_spec={}, arg_groups=("kubernetes", "instance"), supports_check_mode=True)
-    module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
-    try:
-        result = runner.info(module.params)
-    except VnfLcmError as error:
-        module.fail_from_error(error)
-    module.exit_json(**result)
+    runner.kubernetes_module_main(runner.info, {}, ("kubernetes", "instance"))
 
 
 if __name__ == "__main__":

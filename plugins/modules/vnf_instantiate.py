@@ -175,15 +175,13 @@ api_calls:
   sample: {read: 10, write: 4}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
 
 
 def main():
-    module = VnfLcmModule(
-        argument_spec={
+    runner.kubernetes_module_main(
+        runner.instantiate,
+        {
             "package": {"type": "path", "required": True},
             "request": {"type": "dict", "required": True},
             "vnf_instance_name": {"type": "str", "required": True, "aliases": ["name"]},
@@ -192,15 +190,8 @@ def main():
             "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
             "allow_cluster_scoped": {"type": "bool", "default": False},
         },
-        arg_groups=("kubernetes", "wait"),
-        supports_check_mode=True,
+        ("kubernetes", "wait"),
     )
-    module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
-    try:
-        result = runner.instantiate(module.params, module.check_mode, module.diff_mode)
-    except VnfLcmError as error:
-        module.fail_from_error(error)
-    module.exit_json(**result)
 
 
 if __name__ == "__main__":

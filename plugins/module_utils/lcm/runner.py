@@ -51,7 +51,7 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
-def info(params):
+def info(params, check_mode=False, diff_mode=False):
     """One instance (by id or name) with its op occs, or every instance of the namespace."""
     api, namespace = kube_api(params)
     if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
@@ -69,13 +69,18 @@ def with_api_calls(result, api):
     return result
 
 
-def instance_module_main(planner, argument_spec, missing_ok=False):
-    """The whole main() of a module that runs one operation on an existing instance (scale, heal, terminate)."""
-    module = VnfLcmModule(argument_spec=argument_spec, arg_groups=("kubernetes", "wait", "instance"), supports_check_mode=True,
-                          required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+def kubernetes_module_main(run, argument_spec, arg_groups, **module_kwargs):
+    """The whole main() of a Kubernetes LCM module: ``run(params, check_mode, diff_mode)`` gives the result."""
+    module = VnfLcmModule(argument_spec=argument_spec, arg_groups=arg_groups, supports_check_mode=True, **module_kwargs)
     module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
     try:
-        result = on_instance(planner, module.params, module.check_mode, module.diff_mode, missing_ok)
+        result = run(module.params, module.check_mode, module.diff_mode)
     except VnfLcmError as error:
         module.fail_from_error(error)
     module.exit_json(**result)
+
+
+def instance_module_main(planner, argument_spec, missing_ok=False):
+    """main() of a module that runs one operation on an existing instance (scale, heal, terminate)."""
+    kubernetes_module_main(lambda params, check_mode, diff_mode: on_instance(planner, params, check_mode, diff_mode, missing_ok),
+                           argument_spec, ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
