@@ -77,7 +77,8 @@ class KubeApi:
     def list(self, api_version, kind, namespace=None, label_selector=None):
         query = [("labelSelector", label_selector)] if label_selector else []
         listing = self._call("GET", self.path(api_version, kind, namespace), "list", kind + " objects", query=query)
-        return listing.get("items", [])
+        # List items leave out apiVersion and kind; callers get whole objects.
+        return [dict(item, apiVersion=api_version, kind=kind) for item in listing.get("items", [])]
 
     def create(self, obj, namespace=None):
         meta = obj["metadata"]

@@ -34,6 +34,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import (
 )
 
 RECORD_NAME_PREFIX = "vnflcm-"
+ROLLBACK_NAME_SUFFIX = "-rollback"
+ROLLBACK_LABEL_VALUE = "rollback"
 RECORD_KEY = "record"
 FORMAT_ANNOTATION = "vnflcm.nfv/record-format"
 FORMAT_VERSION = "1"
@@ -75,8 +77,12 @@ def newest_op_occs(op_occs, limit=DEFAULT_MAX_OP_OCCS):
 
 
 def encode_record(instance, op_occs):
-    """base64 of the gzip of canonical JSON; gzip's mtime is fixed so equal records give equal bytes."""
-    text = json.dumps({"vnfInstance": instance, "opOccs": op_occs}, sort_keys=True, separators=(",", ":"))
+    return encode_document({"vnfInstance": instance, "opOccs": op_occs})
+
+
+def encode_document(document):
+    """base64 of the gzip of canonical JSON; gzip's mtime is fixed so equal documents give equal bytes."""
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"))
     return base64.b64encode(gzip.compress(text.encode("utf-8"), mtime=0)).decode("ascii")
 
 
@@ -144,3 +150,31 @@ def decode_record(data, what):
     if not isinstance(document, dict):
         raise VnfLcmError("read", what, "data.{0} must be a JSON object".format(RECORD_KEY))
     return document
+
+
+# ---------------------------------------------------------------------------------------------
+# Rollback data: what an operation replaced (ConfigMap/Secret content included), kept next to the
+# record while its op occ may still be rolled back, and never part of any result.
+
+def rollback_name(instance_id):
+    return record_name(instance_id) + ROLLBACK_NAME_SUFFIX
+
+
+def rollback_secret(instance_id, namespace, op_occ_id, document):
+    """The Secret holding the rollback ``document`` of op occ ``op_occ_id``."""
+    labels = ownership_labels(instance_id)
+    labels[RECORD_LABEL] = ROLLBACK_LABEL_VALUE
+    data = encode_document({"opOccId": op_occ_id, "rollback": document})
+    if len(data) > MAX_DATA_BYTES:
+        raise VnfLcmError("store", "rollback data of VNF instance {0}".format(instance_id), "{0} bytes do not fit in a Secret".format(len(data)))
+    return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {RECORD_KEY: data},
+            "metadata": {"name": rollback_name(instance_id), "namespace": namespace, "labels": labels,
+                         "annotations": {FORMAT_ANNOTATION: FORMAT_VERSION}}}
+
+
+def read_rollback(secret, op_occ_id):
+    """The rollback document of op occ ``op_occ_id`` from its Secret; None if the Secret belongs to another op occ."""
+    metadata = (secret or {}).get("metadata") or {}
+    document = decode_record(((secret or {}).get("data") or {}).get(RECORD_KEY),
+                             "rollback data {0}/{1}".format(metadata.get("namespace"), metadata.get("name")))
+    return document.get("rollback") if document.get("opOccId") == op_occ_id else None

@@ -137,7 +137,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             created.append(ref(obj))
         result = dict(instance, instantiationState=INSTANTIATED)
         result = with_namespace(result, namespace)
-        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted}
+        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records)}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",
@@ -181,6 +181,21 @@ def sized_records(flavour, records, level_id):
         sizes[(record["file"], record["index"])] = initial_replicas(flavour, vdu_id, level_id)
     return [with_replicas(record, sizes[(record["file"], record["index"])]) if (record["file"], record["index"]) in sizes else record
             for record in records]
+
+
+def deployed_manifests(records):
+    """The manifest records as deployed, for a later container update to compare with a new package.
+
+    ConfigMaps and Secrets keep only their identity: their content is read live, and Secret data
+    must never reach the record (which every result shows).
+    """
+    return [dict(record, object=config_identity(record["object"])) if record["object"]["kind"] in ("ConfigMap", "Secret") else record
+            for record in records]
+
+
+def config_identity(obj):
+    meta = obj["metadata"]
+    return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": {"name": meta["name"], "namespace": meta.get("namespace")}}
 
 
 def sizing_rules(flavour):
@@ -241,11 +256,16 @@ def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
     info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
     previous = info.get("vnfcResourceInfo") or []
     resources = vnfc_resource_info(vdus, pods, owners, previous, namespace)
-    known = {item["id"] for item in previous}
-    reuse = list(healed_ids)
+    still_there = {item["id"] for item in resources}
+    vdu_of = {item["id"]: item["vduId"] for item in previous}
+    # Per VDU, so a replacement pod never takes over another VDU's VNFC id.
+    reuse = {}
+    for vnfc_id in healed_ids:
+        if vnfc_id not in still_there:
+            reuse.setdefault(vdu_of.get(vnfc_id), []).append(vnfc_id)
     for item in resources:
-        if item["id"] not in known and reuse:
-            item["id"] = reuse.pop(0)
+        if item["id"] not in vdu_of and reuse.get(item["vduId"]):
+            item["id"] = reuse[item["vduId"]].pop(0)
     info["vnfcResourceInfo"] = resources
     info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
     return dict(instance, instantiatedVnfInfo=info)
@@ -304,6 +324,46 @@ def plan_scale(api, store, found, request, waits=None):
         return result
 
     return Operation("SCALE", request, instance, plan, store, op_occs, version, execute=execute, diff=level_diff(aspect_id, levels[aspect_id], level))
+
+
+def plan_scale_rollback(api, store, found, failed, waits=None):
+    """Undo a FAILED_TEMP scale: every VDU of the aspect back to the replicas of the recorded (pre-operation) level."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    aspect_id = (failed.get("operationParams") or {}).get("aspectId")
+    level = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}.get(aspect_id)
+    flavour = private_state(instance)["flavour"]
+    vdus = vdu_records_of(instance)
+    targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_for(flavour, aspect_id, level).items() if vdu_id in vdus]
+    plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "aspect_id": aspect_id, "to_level": level}
+
+    def execute(progress):
+        scaled = [api.patch(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"]["namespace"], {"spec": {"replicas": count}})
+                  for obj, count in targets]
+        if waits.enabled:
+            wait_ready(api, scaled, waits.deadline())
+        return refresh_vnfcs(api, instance, vdus)
+
+    return Operation("SCALE", failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+
+
+def plan_instantiate_rollback(api, store, found, failed, package, waits=None):
+    """Undo a FAILED_TEMP instantiate: delete what it created (objects of its def files that carry the instance's labels)."""
+    instance, op_occs, version = found
+    request = failed.get("operationParams") or {}
+    records = resolve_namespace(instance_namespace(instance), load_manifests(package, request), api.is_namespaced, allow_cluster_scoped=True)["manifests"]
+    created = [ref(record["object"]) for record in records if record["object"]["kind"] != "Namespace"]
+    state = {"instantiatedVnfInfo": {"metadata": {"namespace": instance_namespace(instance), PRIVATE: {"resources": created}}}}
+    undo = plan_terminate(api, store, (dict(instance, instantiationState=INSTANTIATED, **state), op_occs, version), None, waits)
+    execute = undo.execute
+
+    def rolled_back(progress):
+        execute(progress)
+        progress.pop("delete_record", None)  # the record stays: the instance exists, NOT_INSTANTIATED
+        return instance
+
+    return Operation("INSTANTIATE", request, instance, dict(undo.plan, operation="INSTANTIATE", rollback_of=failed["id"]), store, op_occs, version,
+                     execute=rolled_back)
 
 
 def level_diff(aspect_id, before, after):

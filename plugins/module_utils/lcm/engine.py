@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import datetime
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 
@@ -28,8 +28,9 @@ class Operation:
     already is as requested, ``instance`` the record before the operation, kept in ``store``
     with its ``op_occs`` at ``version`` (None: not stored yet). ``prepare`` runs
     before the first record write (objects the record lives in), ``execute(progress)`` does the
-    writes and returns the new VnfInstance; it fills ``progress`` as it goes, so a failure
-    still reports what was done.
+    writes and returns the new VnfInstance; it fills ``progress`` (which starts with the op occ's
+    ``op_occ_id``) as it goes, so a failure still reports what was done; ``progress["result"]``
+    adds to the module result.
     """
 
     def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None):
@@ -57,39 +58,67 @@ class RecordStore:
         raise NotImplementedError
 
 
-def run(operation, check_mode=False, diff_mode=False, now=utc_now):
-    """Carry out ``operation``; returns the module result."""
+def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
+    """Carry out ``operation``; returns the module result.
+
+    ``resume``: ``(event, failed_op_occ)`` to carry out a ``retry`` or ``rollback`` of a FAILED_TEMP
+    op occ instead of starting a new one: that op occ goes on (PROCESSING, or ROLLING_BACK), and
+    ends COMPLETED, or ROLLED_BACK, or FAILED_TEMP again.
+    """
     store, op_occs, version = operation.store, operation.op_occs, operation.version
     result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
-    if not operation.changed or check_mode:
+    if check_mode or (not operation.changed and resume is None):
         return result
-    busy = [item for item in op_occs if not occ.is_terminal(item)]
-    if busy:
-        raise ConflictError("start", "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]),
-                            "operation occurrence {0} is {1}; retry, roll back or fail it first".format(busy[0]["id"], busy[0]["operationState"]))
+    if resume is None:
+        busy = [item for item in op_occs if not occ.is_terminal(item)]
+        if busy:
+            raise ConflictError("start", "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]),
+                                "operation occurrence {0} is {1}; retry, roll back or fail it first".format(busy[0]["id"], busy[0]["operationState"]))
+        current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now()), "process", now())
+        others = list(op_occs)
+    else:
+        event, failed = resume
+        current = occ.transition(failed, event, now())
+        others = [item for item in op_occs if item["id"] != failed["id"]]
     operation.prepare()
-    current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now()), "process", now())
-    history = [current] + list(op_occs)
+    history = [current] + others
     version = store.save(operation.instance, history, version)
-    progress = {}
+    progress = {"op_occ_id": current["id"]}
     try:
-        instance = operation.execute(progress)
+        instance = operation.execute(progress) if operation.changed else operation.instance
     except VnfLcmError as error:
         failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, error.msg))
         failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
-        store.save(progress.get("instance", operation.instance), [failed] + history[1:], version)
+        store.save(progress.get("instance", operation.instance), [failed] + others, version)
         # A snapshot: the error may carry ``progress`` itself, and a result must not contain itself.
         extra = {} if error.result is progress else error.result
         error.result = dict(extra, changed=True, vnf_lcm_op_occ=failed, progress=copy.deepcopy(progress), plan=operation.plan)
         raise
-    done = occ.transition(current, "complete", now())
+    done = occ.transition(current, "rolled_back" if resume and resume[0] == "rollback" else "complete", now())
     if "resourceChanges" in progress:
         done["resourceChanges"] = progress["resourceChanges"]
     if progress.get("delete_record"):
         store.delete(instance, version)
     else:
-        store.save(instance, [done] + history[1:], version)
+        store.save(instance, [done] + others, version)
+    result.update(progress.get("result") or {})
     result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
     return result
+
+
+def fail(store, found, failed, now=utc_now):
+    """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes."""
+    instance, op_occs, version = found
+    done = occ.transition(failed, "fail", now())
+    store.save(instance, [done] + [item for item in op_occs if item["id"] != failed["id"]], version)
+    return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": done}
+
+
+def find_op_occ(op_occs, op_occ_id=None):
+    """The op occ with ``op_occ_id``, else the newest one; NotFoundError when there is none."""
+    for item in op_occs:
+        if op_occ_id in (None, item["id"]):
+            return item
+    raise NotFoundError("operation occurrence {0}".format(op_occ_id) if op_occ_id else "operation occurrence of this VNF instance")

@@ -5,12 +5,15 @@
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, VnfLcmError
+from contextlib import nullcontext
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR, build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
 DEFAULT_NAMESPACE = "default"
@@ -49,6 +52,74 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
         return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"note": error.msg}}, api)
     operation = planner(api, store, found, params.get("request"), waits(params))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
+
+
+def modify(params, check_mode=False, diff_mode=False):
+    """vnf_modify: the new package (when given) is read before anything else."""
+    if not params.get("package"):
+        return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, None, params["delete_removed"], waits),
+                           params, check_mode, diff_mode)
+    # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
+    with load_package(params["package"]) as package:
+        return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
+                           params, check_mode, diff_mode)
+
+
+# Operations that read their package again to be retried or rolled back, and the package reader's name for them.
+NEEDS_PACKAGE = {("retry", "INSTANTIATE"), ("rollback", "INSTANTIATE"), ("retry", MODIFY_INFO)}
+PACKAGE_OPERATIONS = {"INSTANTIATE": "instantiate"}
+
+
+def resume(params, check_mode=False, diff_mode=False):
+    """vnf_lcm_op_occ: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
+    api, namespace = kube_api(params)
+    store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    failed = engine.find_op_occ(found[1], params.get("vnf_lcm_op_occ_id"))
+    event, operation_type = params["action"], failed["operation"]
+    if failed["operationState"] != "FAILED_TEMP":
+        return with_api_calls(unchanged_occ(found[0], failed, event), api)
+    if event == "fail":
+        if check_mode:
+            return with_api_calls({"changed": True, "vnf_instance": found[0], "vnf_lcm_op_occ": failed}, api)
+        if operation_type == MODIFY_INFO:
+            discard_rollback(api, found[0])
+        return with_api_calls(engine.fail(store, found, failed), api)
+    if (event, operation_type) in NEEDS_PACKAGE and not params.get("package"):
+        raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
+    reading = load_package(params["package"], PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext()
+    with reading as package:
+        operation = resume_operation(api, store, found, failed, event, package, params)
+        return with_api_calls(engine.run(operation, check_mode, diff_mode, resume=(event, failed)), api)
+
+
+def unchanged_occ(instance, occurrence, event):
+    """An op occ that is no longer FAILED_TEMP: the action already happened (a re-run), or cannot."""
+    done = {"retry": "COMPLETED", "rollback": "ROLLED_BACK", "fail": "FAILED"}[event]
+    if occurrence["operationState"] != done:
+        raise ConflictError(event, "operation occurrence {0}".format(occurrence["id"]),
+                            "it is {0}; only a FAILED_TEMP operation can be retried, rolled back or failed".format(occurrence["operationState"]))
+    return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": occurrence}
+
+
+def resume_operation(api, store, found, failed, event, package, params):
+    """The engine.Operation that retries (plans the request again on the recorded state) or rolls back ``failed``."""
+    operation_type, request, instance = failed["operation"], failed.get("operationParams"), found[0]
+    if event == "retry":
+        if operation_type == "INSTANTIATE":
+            return cnf.plan_instantiate(api, package, instance.get("vnfInstanceName"), request, instance.get("vnfInstanceDescription"),
+                                        instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
+        if operation_type == MODIFY_INFO:
+            return plan_modify(api, store, found, request, package, params["delete_removed"], waits(params))
+        planners = {"SCALE": cnf.plan_scale, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
+        return planners[operation_type](api, store, found, request, waits(params))
+    if operation_type == "INSTANTIATE":
+        return cnf.plan_instantiate_rollback(api, store, found, failed, package, waits(params))
+    if operation_type == "SCALE":
+        return cnf.plan_scale_rollback(api, store, found, failed, waits(params))
+    if operation_type == MODIFY_INFO:
+        return plan_rollback(api, store, found, failed, waits(params))
+    raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]),
+                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, MODIFY_INFO here); retry or fail it".format(operation_type))
 
 
 def info(params, check_mode=False, diff_mode=False):

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation, RecordStore, run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, OperationTimeout
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation, RecordStore, fail, find_op_occ, run
 
 NOW = datetime.datetime(2026, 11, 22, 5, 0, 0)
 
@@ -74,7 +74,7 @@ def test_failure_leaves_failed_temp_with_what_was_done():
         run(operation(store, execute=execute), now=lambda: NOW)
     assert [states for _kind, _instance, states, _version in store.writes] == [["PROCESSING"], ["FAILED_TEMP"]]
     result = caught.value.result
-    assert result["progress"] == {"created": ["Deployment vdu1"]}
+    assert result["progress"] == {"created": ["Deployment vdu1"], "op_occ_id": result["vnf_lcm_op_occ"]["id"]}
     assert result["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
     assert "timed out after 5s" in result["vnf_lcm_op_occ"]["error"]["detail"]
 
@@ -109,4 +109,66 @@ def test_an_error_carrying_the_progress_itself_gives_a_result_without_cycles():
     with pytest.raises(OperationTimeout) as caught:
         run(operation(store, execute=execute), now=lambda: NOW)
     assert json.dumps(caught.value.result)
-    assert caught.value.result["progress"] == {"created": ["Deployment vdu1"]}
+    assert caught.value.result["progress"]["created"] == ["Deployment vdu1"]
+
+
+def failed_temp(store):
+    def execute(progress):
+        raise OperationTimeout("Deployment vdu1 to be ready", 5)
+
+    with pytest.raises(OperationTimeout) as caught:
+        run(operation(store, execute=execute), now=lambda: NOW)
+    return caught.value.result["vnf_lcm_op_occ"]
+
+
+@pytest.mark.parametrize("event, final", [("retry", "COMPLETED"), ("rollback", "ROLLED_BACK")])
+def test_resume_carries_the_same_op_occ_on(event, final):
+    store = MemoryStore()
+    failed = failed_temp(store)
+    seen = []
+    result = run(operation(store, op_occs=[failed], execute=lambda progress: seen.append(progress["op_occ_id"]) or {"id": "vnf-1"}),
+                 now=lambda: NOW, resume=(event, failed))
+    assert seen == [failed["id"]] and result["vnf_lcm_op_occ"]["id"] == failed["id"]
+    assert result["vnf_lcm_op_occ"]["operationState"] == final
+    # The resumed op occ replaces the failed one in the history: never two copies of one op occ.
+    assert [states for _kind, _instance, states, _version in store.writes][2:] == [
+        ["PROCESSING" if event == "retry" else "ROLLING_BACK"], [final]]
+
+
+def test_resume_with_nothing_to_do_still_ends_the_op_occ():
+    store = MemoryStore()
+    failed = failed_temp(store)
+    result = run(operation(store, op_occs=[failed], changed=False, execute=lambda progress: pytest.fail("nothing to execute")),
+                 now=lambda: NOW, resume=("rollback", failed))
+    assert result["changed"] is True and result["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+
+
+def test_a_failed_resume_is_failed_temp_again():
+    store = MemoryStore()
+    failed = failed_temp(store)
+
+    def execute(progress):
+        raise OperationTimeout("Deployment vdu1 to be ready", 5)
+
+    with pytest.raises(OperationTimeout) as caught:
+        run(operation(store, op_occs=[failed], execute=execute), now=lambda: NOW, resume=("retry", failed))
+    assert caught.value.result["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    assert caught.value.result["vnf_lcm_op_occ"]["id"] == failed["id"]
+
+
+def test_fail_ends_the_op_occ_without_acting():
+    store = MemoryStore()
+    failed = failed_temp(store)
+    result = fail(store, ({"id": "vnf-1"}, [failed], 2), failed, now=lambda: NOW)
+    assert result["vnf_lcm_op_occ"]["operationState"] == "FAILED" and store.writes[-1][2] == ["FAILED"]
+    with pytest.raises(ConflictError):
+        fail(store, ({"id": "vnf-1"}, [result["vnf_lcm_op_occ"]], 3), result["vnf_lcm_op_occ"], now=lambda: NOW)
+
+
+def test_find_op_occ_by_id_or_newest():
+    occs = [{"id": "b"}, {"id": "a"}]
+    assert find_op_occ(occs) == {"id": "b"} and find_op_occ(occs, "a") == {"id": "a"}
+    with pytest.raises(NotFoundError):
+        find_op_occ(occs, "c")
+    with pytest.raises(NotFoundError):
+        find_op_occ([])

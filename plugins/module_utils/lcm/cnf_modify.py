@@ -1,0 +1,357 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_modify on Kubernetes: a VnfInfoModificationRequest, with the container update when vnfdId changes.
+
+The plan is k8s/restart.plan_container_update (pure). This module gathers its inputs (the
+record's deployed manifests, the new package's def files, the live objects), carries it out, and
+keeps what it replaces (ConfigMap/Secret content included) in a rollback Secret before its first
+write, so a FAILED_TEMP operation can be rolled back exactly: a rollback is the same kind of
+container update, from what the operation deployed back to what was there before.
+"""
+
+from __future__ import annotations
+
+import copy
+import posixpath
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, load_manifests, name_of, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_rollback, rollback_name, rollback_secret
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import CONFIG_KINDS, object_key, pod_spec_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
+    ACTION_RECREATE,
+    ACTION_REPLACE_PODS,
+    MODIFY_REQUEST,
+    normalised_content,
+    plan_container_update,
+    with_images,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
+    INSTANTIATED,
+    PRIVATE,
+    Waits,
+    config_identity,
+    create_or_adopt,
+    private_state,
+    refresh_vnfcs,
+    vnfc_changes,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification
+
+MODIFY_INFO = "MODIFY_INFO"
+PATHS_KEY = "configmap_secret_paths"
+STRATEGIC = "application/strategic-merge-patch+json"
+# What a container update reads live: the VNF's ConfigMaps, Secrets, workloads and their pods.
+LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Pod"), ("apps/v1", "ReplicaSet"), ("apps/v1", "Deployment"),
+              ("apps/v1", "DaemonSet"), ("apps/v1", "StatefulSet"), ("batch/v1", "Job"), ("batch/v1", "CronJob"))
+API_VERSIONS = dict((kind, api_version) for api_version, kind in LIVE_KINDS)
+SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+
+
+def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None):
+    """Modify the instance's information; with a new vnfdId on an instantiated CNF, update its containers."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    request = validate_vnf_info_modification_request(request)
+    new_vnfd = package.to_dict()["vnfd"] if package is not None else None
+    new_package = "vnfdId" in request and request["vnfdId"] != instance.get("vnfdId")
+    if new_package and new_vnfd is None:
+        raise ValidationError(MODIFY_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package)".format(request["vnfdId"]))
+    modified = apply_vnf_info_modification(instance, request, new_vnfd if new_package else None)
+    update = None
+    if new_package and instance.get("instantiationState") == INSTANTIATED:
+        paths = (request.get("metadata") or {}).get(PATHS_KEY)
+        update = plan_update(api, instance, package, paths, delete_removed)
+        modified = with_deployed(modified, update)
+    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"],
+            "modifications": {key: modified.get(key) for key in sorted(set(modified) | set(instance))
+                              if key != "instantiatedVnfInfo" and modified.get(key) != instance.get(key)}}
+    if update is not None:
+        plan["container_update"] = update["plan"]
+    changed = modified != instance
+
+    def execute(progress):
+        if update is None:
+            return modified
+        before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        replaced = carry_out(api, instance, update, progress, waits)
+        result = refresh_vnfcs(api, modified, healed_ids=replaced)
+        progress["resourceChanges"] = vnfc_changes(before, result)
+        progress["result"] = {"replaced_pods": replaced_pods(before, result)}
+        api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+        return result
+
+    return Operation(MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
+                     diff=modify_diff(instance, modified, update))
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning
+
+def new_def_files(stored, paths, package_files):
+    """The new package's def files: the stored ones it still has, then the listed ConfigMap/Secret files it adds.
+
+    Tacker's requests list the renamed ConfigMap/Secret files (configmap_1.yaml -> configmap_2.yaml)
+    in ``metadata.configmap_secret_paths``; a stored file the new package lacks drops out.
+    """
+    files = [path for path in stored if path in package_files]
+    for position, path in enumerate(paths if isinstance(paths, list) else ()):
+        clean = posixpath.normpath(str(path).replace("\\", "/"))
+        if clean not in package_files:
+            raise ValidationError(MODIFY_REQUEST, "metadata.{0}[{1}]".format(PATHS_KEY, position),
+                                  "{0} is not a Kubernetes def file of the new package".format(path))
+        if clean not in files:
+            files.append(clean)
+    return files
+
+
+def plan_update(api, instance, package, paths, delete_removed):
+    """The container-update plan and what carrying it out needs; raises before anything is written."""
+    state = private_state(instance)
+    deployed = state.get("deployed")
+    if deployed is None:
+        raise ConflictError("update containers of", "VNF instance {0}".format(instance["id"]),
+                            "its record does not hold the deployed manifests (instantiated by an older version); terminate and instantiate it again")
+    namespace = instance_namespace(instance)
+    info_metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
+    files = new_def_files(info_metadata.get(DEF_FILES_PARAM) or [], paths, set(package.to_dict()["kubernetes_def_files"]))
+    records = load_manifests(package, {"additionalParams": {DEF_FILES_PARAM: files}}, MODIFY_REQUEST)
+    records = resolve_namespace(namespace, records, api.is_namespaced, allow_cluster_scoped=True, what=MODIFY_REQUEST)["manifests"]
+    records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
+    live = live_objects(api, namespace, instance["id"])
+    plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
+    return {"plan": plan, "files": files, "target": target_manifests(deployed, records, plan), "new": records, "live": live}
+
+
+def with_deployed_replicas(records, deployed):
+    """Replica counts belong to the scale level, not to the package: keep the deployed ones."""
+    replicas = {object_key(item): (object_of(item).get("spec") or {}).get("replicas") for item in deployed}
+    result = []
+    for record in records:
+        count = replicas.get(object_key(record))
+        if count is not None and "replicas" in (record["object"].get("spec") or {}):
+            record = dict(record, object=dict(record["object"], spec=dict(record["object"]["spec"], replicas=count)))
+        result.append(record)
+    return result
+
+
+def live_objects(api, namespace, instance_id):
+    selector = resource_selector(instance_id)
+    objects = []
+    for api_version, kind in LIVE_KINDS:
+        objects.extend(api.list(api_version, kind, namespace, selector))
+    return objects
+
+
+def target_manifests(deployed, new_records, plan):
+    """What is deployed once the plan is carried out: the old workloads with the new images (nothing else of
+    them is applied), the new package's ConfigMaps/Secrets (identity only), the deleted ones gone."""
+    reasons = {(entry["kind"], entry["name"]): entry["reasons"] for entry in plan["restart"] + plan["template_only"]}
+    deleted = {(entry["kind"], entry["name"]) for entry in plan["configmaps_secrets"]["delete"]}
+    new_keys = {object_key(item) for item in new_records}
+    target = []
+    for record in deployed:
+        key = object_key(record)
+        if kind_of(record) in CONFIG_KINDS:
+            if key in new_keys or key in deleted:
+                continue  # the new package's version follows; a deleted one is gone
+        elif key in reasons:
+            record = copy.deepcopy(record)
+            with_images(pod_spec_of(record["object"]), reasons[key])
+        target.append(record)
+    target.extend(dict(record, object=config_identity(record["object"])) for record in new_records if kind_of(record) in CONFIG_KINDS)
+    return target
+
+
+def with_deployed(instance, update):
+    """The record after the update: new def files, deployed manifests, and created/deleted ConfigMaps/Secrets."""
+    result = copy.deepcopy(instance)
+    info = result["instantiatedVnfInfo"]
+    info["metadata"][DEF_FILES_PARAM] = update["files"]
+    state = info["metadata"][PRIVATE]
+    state["deployed"] = update["target"]
+    config = update["plan"]["configmaps_secrets"]
+    gone = {(entry["kind"], entry["name"]) for entry in config["delete"]}
+    resources = [item for item in state.get("resources") or [] if (item["kind"], item["name"]) not in gone]
+    for entry in config["create"]:
+        resources.append({"apiVersion": "v1", "kind": entry["kind"], "name": entry["name"], "namespace": instance_namespace(instance)})
+    state["resources"] = resources
+    return result
+
+
+def modify_diff(before, after, update):
+    """Before/after of the modified attributes and of the ConfigMap data; Secret values are masked."""
+    keys = [key for key in sorted(set(before) | set(after)) if key != "instantiatedVnfInfo" and before.get(key) != after.get(key)]
+    diff = {"before": {key: before.get(key) for key in keys}, "after": {key: after.get(key) for key in keys}}
+    if update is not None:
+        live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
+        new = {object_key(record): record["object"] for record in update["new"] if kind_of(record) in CONFIG_KINDS}
+        config = update["plan"]["configmaps_secrets"]
+        for entry in config["update"] + config["create"]:
+            key = (entry["kind"], entry["name"])
+            label = "{0}/{1}".format(*key)
+            diff["before"][label] = shown_content(live.get(key))
+            diff["after"][label] = shown_content(new[key])
+    return diff
+
+
+def shown_content(obj):
+    if obj is None:
+        return None
+    content = normalised_content(obj)
+    if kind_of(obj) == "Secret":
+        return {"data": {key: SECRET_MASK for key in content["data"]}}
+    return content
+
+
+# ---------------------------------------------------------------------------------------------
+# Carrying a plan out (the operation, its retry and its rollback)
+
+def carry_out(api, instance, update, progress, waits, keep_rollback=True):
+    """ConfigMaps/Secrets first (pods restarted afterwards read the new data), then one restart per workload.
+
+    Returns the VNFC ids whose pods were replaced (the new pods take them over).
+    """
+    namespace = instance_namespace(instance)
+    plan = update["plan"]
+    if keep_rollback:
+        save_rollback(api, instance, update, progress["op_occ_id"])
+    write_config(api, instance["id"], namespace, update, progress)
+    deadline = waits.deadline()
+    rolled, recreated = [], []
+    for entry in plan["restart"] + plan["template_only"]:
+        api_version = API_VERSIONS[entry["kind"]]
+        if entry["action"] == ACTION_RECREATE:
+            live = api.get(api_version, "Pod", entry["name"], namespace)
+            if live is not None:
+                api.delete(api_version, "Pod", entry["name"], namespace, grace_seconds=0)
+                wait_gone(api, [live], deadline)
+            api.create(dict(entry["pod"], metadata=dict(entry["pod"]["metadata"], namespace=namespace)))
+            recreated.append(entry)
+        else:
+            api.patch(api_version, entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC)
+            for pod in entry.get("pods", ()) if entry["action"] == ACTION_REPLACE_PODS else ():
+                api.delete("v1", "Pod", pod, namespace, grace_seconds=0)
+        rolled.append({"kind": entry["kind"], "name": entry["name"]})
+        progress.setdefault("restarted", []).append(rolled[-1])
+    if waits.enabled and rolled:
+        deleted_pods = {pod for entry in plan["restart"] for pod in entry.get("pods", ())}
+        deadline.poll(lambda: not deleted_pods & {name_of(pod) for pod in api.list("v1", "Pod", namespace, resource_selector(instance["id"]))},
+                      "the replaced pods to be gone")
+        wait_ready(api, [{"apiVersion": API_VERSIONS[item["kind"]], "kind": item["kind"], "metadata": {"name": item["name"], "namespace": namespace}}
+                         for item in rolled if item["kind"] not in ("CronJob", "Job")], deadline)
+    restarted = {(entry["kind"], entry["name"]) for entry in plan["restart"]}
+    return [item["id"] for item in instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+            if (item["metadata"]["workloadKind"], item["metadata"]["workloadName"]) in restarted]
+
+
+def replaced_pods(before, after_instance):
+    """Per VNFC whose pod changed: the pod before and its replacement."""
+    old = {item["id"]: item for item in before}
+    return [{"vnfc_id": item["id"], "vdu_id": item["vduId"], "workload": "{0}/{1}".format(item["metadata"]["workloadKind"], item["metadata"]["workloadName"]),
+             "old_pod": old[item["id"]]["computeResource"]["resourceId"], "new_pod": item["computeResource"]["resourceId"]}
+            for item in after_instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+            if item["id"] in old and old[item["id"]]["metadata"].get("podUid") != item["metadata"].get("podUid")]
+
+
+def write_config(api, instance_id, namespace, update, progress):
+    config = update["plan"]["configmaps_secrets"]
+    live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
+    new = {object_key(record): record["object"] for record in update["new"] if kind_of(record) in CONFIG_KINDS}
+    for entry in config["update"]:
+        key = (entry["kind"], entry["name"])
+        api.replace(with_content(live[key], new[key]))
+        progress.setdefault("updated", []).append("{0}/{1}".format(*key))
+    for entry in config["create"]:
+        create_or_adopt(api, label_object(new[(entry["kind"], entry["name"])], instance_id), instance_id)
+        progress.setdefault("created", []).append("{0}/{1}".format(entry["kind"], entry["name"]))
+    for entry in config["delete"]:
+        api.delete("v1", entry["kind"], entry["name"], namespace)
+        progress.setdefault("deleted", []).append("{0}/{1}".format(entry["kind"], entry["name"]))
+
+
+def with_content(live, new):
+    """The live object (its metadata, resourceVersion included) with the new content."""
+    result = {key: value for key, value in live.items() if key not in ("data", "binaryData", "stringData", "status")}
+    content = normalised_content(new)
+    for section, values in content.items():
+        if values:
+            result[section] = values
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Rollback data
+
+def save_rollback(api, instance, update, op_occ_id):
+    """Keep what the update replaces, before it is replaced; a retry keeps the first attempt's originals."""
+    namespace = instance_namespace(instance)
+    config = update["plan"]["configmaps_secrets"]
+    live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
+    touched = [(entry["kind"], entry["name"]) for entry in config["update"] + config["delete"]]
+    document = {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}
+    existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
+    earlier = read_rollback(existing, op_occ_id) if existing else None
+    if earlier:
+        known = {object_key(obj) for obj in earlier["config"]}
+        document["config"] = earlier["config"] + [obj for obj in document["config"] if object_key(obj) not in known]
+    secret = rollback_secret(instance["id"], namespace, op_occ_id, document)
+    if existing:
+        api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
+    else:
+        api.create(secret)
+
+
+def content_only(obj):
+    meta = obj["metadata"]
+    result = {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": {"name": meta["name"], "namespace": meta.get("namespace"),
+                                                                                  "labels": meta.get("labels") or {}}}
+    result.update({key: obj[key] for key in ("data", "binaryData", "type") if key in obj})
+    return result
+
+
+def plan_rollback(api, store, found, failed, waits=None):
+    """Undo a FAILED_TEMP container update: from what it deployed back to the record's (pre-operation) state."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    namespace = instance_namespace(instance)
+    secret = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
+    saved = read_rollback(secret, failed["id"]) if secret else None
+    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
+    if saved is None:
+        plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
+        return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
+    live = live_objects(api, namespace, instance["id"])
+    originals = {object_key(obj): obj for obj in saved["config"]}
+    live_config = {object_key(obj): obj for obj in live if kind_of(obj) in CONFIG_KINDS}
+    before = []
+    for record in private_state(instance)["deployed"]:
+        key = object_key(record)
+        if kind_of(record) in CONFIG_KINDS:
+            source = originals.get(key) or live_config.get(key)
+            if source is None:
+                continue
+            record = dict(record, object=content_only(source))
+        before.append(record)
+    restore = plan_container_update(saved["target"], before, live, None, True, MODIFY_REQUEST)
+    plan["container_update"] = restore
+    update = {"plan": restore, "target": private_state(instance)["deployed"], "new": before, "live": live}
+
+    def execute(progress):
+        replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
+        result = refresh_vnfcs(api, instance, healed_ids=replaced)
+        api.delete("v1", "Secret", rollback_name(instance["id"]), namespace)
+        return result
+
+    return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+
+
+def discard_rollback(api, instance):
+    """The op occ ended (FAILED): its rollback data goes."""
+    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))

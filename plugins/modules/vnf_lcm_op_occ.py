@@ -1,0 +1,125 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: vnf_lcm_op_occ
+short_description: Retry, roll back or fail a FAILED_TEMP VNF LCM operation occurrence (ETSI NFV-SOL003)
+version_added: 0.1.0
+description:
+  - Acts on an operation occurrence of a VNF instance that is C(FAILED_TEMP), as SOL003's
+    C(POST /vnf_lcm_op_occs/{id}/retry), C(.../rollback) and C(.../fail) do.
+  - "C(retry) plans the operation's request again against the recorded state and the VIM, and
+    carries out what is still to do; the op occ goes on and ends C(COMPLETED) (or C(FAILED_TEMP)
+    again)."
+  - "C(rollback) undoes what the operation did and ends C(ROLLED_BACK): INSTANTIATE deletes what it
+    created (objects of its def files carrying the instance's labels; a Namespace it created
+    stays); SCALE restores the replica counts of the recorded level; MODIFY_INFO (a container
+    update) restores the previous ConfigMaps, Secrets and images from the rollback data it kept,
+    restarting the affected pods, and the record as before. HEAL and TERMINATE cannot be rolled back."
+  - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
+  - An op occ already C(COMPLETED), C(ROLLED_BACK) or C(FAILED) by the same action is reported with
+    C(changed=false); any other state is an error.
+author:
+  - nfv.vnflcm maintainers (@nfv-vnflcm)
+options:
+  action:
+    description:
+      - What to do with the op occ.
+    type: str
+    required: true
+    choices: [retry, rollback, fail]
+  vnf_lcm_op_occ_id:
+    description:
+      - The op occ's id. Default is the instance's newest op occ.
+    type: str
+  package:
+    description:
+      - The VNF package the operation used; needed to retry or roll back INSTANTIATE and to retry
+        a MODIFY_INFO that changed C(vnfdId).
+    type: path
+  delete_removed:
+    description:
+      - For a retried MODIFY_INFO, as in M(nfv.vnflcm.vnf_modify).
+    type: bool
+    default: false
+  namespace_policy:
+    description:
+      - For a retried INSTANTIATE, as in M(nfv.vnflcm.vnf_instantiate).
+    type: str
+    choices: [rewrite, error]
+    default: rewrite
+  allow_cluster_scoped:
+    description:
+      - For a retried INSTANTIATE, as in M(nfv.vnflcm.vnf_instantiate).
+    type: bool
+    default: false
+extends_documentation_fragment:
+  - nfv.vnflcm.instance
+  - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.wait
+  - nfv.vnflcm.attributes
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+requirements:
+  - kubernetes >= 24.2.0
+"""
+
+EXAMPLES = r"""
+- name: Roll back the failed container update of cnf1
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: rollback
+
+- name: Retry it instead, once the cause is fixed
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: retry
+    package: /srv/packages/cnf1-v2
+"""
+
+RETURN = r"""
+plan:
+  description: What the retry or rollback does (absent for C(fail)).
+  returned: for retry and rollback
+  type: dict
+vnf_instance:
+  description: The SOL003 VnfInstance after the action.
+  returned: always
+  type: dict
+vnf_lcm_op_occ:
+  description: The SOL003 VnfLcmOpOcc after the action.
+  returned: always
+  type: dict
+api_calls:
+  description: How many Kubernetes API reads and writes the action made.
+  returned: always
+  type: dict
+  sample: {read: 12, write: 5}
+"""
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import kubernetes_module_main, resume
+
+
+def main():
+    kubernetes_module_main(resume, {
+        "action": {"type": "str", "required": True, "choices": ["retry", "rollback", "fail"]},
+        "vnf_lcm_op_occ_id": {"type": "str"},
+        "package": {"type": "path"},
+        "delete_removed": {"type": "bool", "default": False},
+        "namespace_policy": {"type": "str", "choices": ["rewrite", "error"], "default": "rewrite"},
+        "allow_cluster_scoped": {"type": "bool", "default": False},
+    }, ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: vnf_modify
+short_description: Modify a VNF instance's information; update a CNF's containers (ETSI NFV-SOL003 VnfInfoModificationRequest)
+version_added: 0.1.0
+description:
+  - "Applies a VnfInfoModificationRequest, as SOL003's C(PATCH /vnf_instances/{id}) does.
+    C(vnfInstanceName), C(vnfInstanceDescription) and C(vnfdId) are replaced; C(metadata),
+    C(extensions), C(vnfConfigurableProperties) and C(vimConnectionInfo) are merged with JSON
+    Merge Patch (RFC 7396: a key set to null is removed, objects are merged, arrays replaced);
+    C(vimConnectionInfoDeleteIds) removes VIM connections."
+  - "Container update: when C(vnfdId) changes on an instantiated CNF, the def files the instance
+    was instantiated with are read from the new O(package) (the ones it still has, plus the
+    ConfigMap/Secret files listed in C(metadata.configmap_secret_paths), which is optional) and
+    only what a running pod sees changes: ConfigMaps and Secrets whose content (C(data),
+    C(binaryData), a Secret's C(stringData)) differs from the live ones are updated, new ones
+    created, and container images (containers and initContainers, matched by name) changed."
+  - "Exactly the pods that read a changed key (C(env) keyRefs, C(envFrom), C(configMap)/C(secret)
+    and projected volumes, C(imagePullSecrets)) or whose image changed restart, once per workload:
+    a Deployment, DaemonSet or StatefulSet gets one pod-template patch (new images and a
+    C(vnflcm.nfv/config-hash) annotation) and rolls out with its own strategy; a bare ReplicaSet's
+    pods (and those of an C(OnDelete) DaemonSet/StatefulSet) are replaced after the same patch;
+    a bare Pod is recreated under its name. A CronJob's job template is patched and nothing
+    running restarts; a Job is reported only. Ephemeral containers are reported, not restarted."
+  - Every other change in the workload manifests (ports, literal env, resources, new or removed
+    workloads ...) is not applied, as SOL003 defines the operation, and is listed under
+    C(plan.container_update.not_applied).
+  - Before its first write the module keeps what it replaces (ConfigMap/Secret content
+    included) in the Secret C(vnflcm-<instance id>-rollback) of the VNF's namespace, so a
+    FAILED_TEMP operation can be rolled back with M(nfv.vnflcm.vnf_lcm_op_occ). It is deleted
+    when the operation completes, is rolled back or is failed.
+  - A re-run with nothing left to change changes nothing (C(changed=false)).
+author:
+  - nfv.vnflcm maintainers (@nfv-vnflcm)
+options:
+  request:
+    description:
+      - The VnfInfoModificationRequest body.
+    type: dict
+    required: true
+  package:
+    description:
+      - The VNF package (CSAR directory or zip) of the new C(vnfdId); required when C(vnfdId) changes.
+    type: path
+  delete_removed:
+    description:
+      - Delete the ConfigMaps and Secrets the new package no longer has. Without it they are reported under
+        C(plan.container_update.configmaps_secrets.removed) and left as they are.
+      - One still used by a workload is an error, before anything is written.
+    type: bool
+    default: false
+extends_documentation_fragment:
+  - nfv.vnflcm.instance
+  - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.wait
+  - nfv.vnflcm.attributes
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+    details: ConfigMap data before and after; Secret values are masked.
+requirements:
+  - kubernetes >= 24.2.0
+"""
+
+EXAMPLES = r"""
+- name: Rename an instance and merge metadata
+  nfv.vnflcm.vnf_modify:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    request:
+      vnfInstanceName: cnf1-renamed
+      metadata:
+        owner: team-b
+        obsolete_key: null   # removed (RFC 7396)
+
+- name: Update containers to a new package, restarting only the pods that need it
+  nfv.vnflcm.vnf_modify:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    package: /srv/packages/cnf1-v2
+    request:
+      vnfdId: b1bb0ce7-ebca-4fa7-95ed-4840d70a8883
+      metadata:
+        configmap_secret_paths:
+          - Files/kubernetes/configmap_2.yaml
+          - Files/kubernetes/secret_2.yaml
+  register: update
+
+- name: Show what restarted and why
+  ansible.builtin.debug:
+    msg: "{{ update.plan.container_update.restart | map(attribute='name') | list }}"
+"""
+
+RETURN = r"""
+plan:
+  description:
+    - The modifications and, for a container update, its plan.
+    - C(container_update.restart) lists each restarted workload with its C(action) and C(reasons)
+      (a ConfigMap/Secret with the keys read, or a container with its old and new image);
+      C(untouched) the workloads that keep running; C(not_applied) every other manifest change;
+      C(configmaps_secrets) the ConfigMaps/Secrets updated, created, unchanged, removed and deleted.
+  returned: always
+  type: dict
+  sample:
+    operation: MODIFY_INFO
+    modifications: {vnfInstanceName: modify_vnf_after}
+    container_update:
+      restart:
+        - kind: Deployment
+          name: vdu1-update
+          action: rollout
+          reasons: [{type: config, kind: ConfigMap, name: cm-data, keys: [cmKey1.txt], via: [volume]}]
+      untouched: [{kind: Deployment, name: deployment2-vdu6}]
+      not_applied: [{kind: ReplicaSet, name: vdu2-update, path: "spec.template.spec.containers[nginx].ports[0].containerPort",
+                     change: changed, old: 80, new: 180}]
+replaced_pods:
+  description: Per VNFC whose pod was replaced, the old pod and its replacement.
+  returned: when containers were updated
+  type: list
+  elements: dict
+  sample: [{vnfc_id: 6b1e..., vdu_id: VDU1, workload: Deployment/vdu1-update, old_pod: vdu1-update-5d8-abcde, new_pod: vdu1-update-7c9-fghij}]
+vnf_instance:
+  description: The SOL003 VnfInstance after the operation (before it, in check mode).
+  returned: always
+  type: dict
+vnf_lcm_op_occ:
+  description: The SOL003 VnfLcmOpOcc of the operation (MODIFY_INFO), with C(resourceChanges.affectedVnfcs).
+  returned: when something was done
+  type: dict
+diff:
+  description: The modified attributes, and ConfigMap/Secret content (Secret values masked), before and after.
+  returned: in diff mode
+  type: dict
+api_calls:
+  description: How many Kubernetes API reads and writes the operation made.
+  returned: always
+  type: dict
+  sample: {read: 20, write: 9}
+"""
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import kubernetes_module_main, modify
+
+
+def main():
+    kubernetes_module_main(modify, {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
+                                    "delete_removed": {"type": "bool", "default": False}},
+                           ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+
+
+if __name__ == "__main__":
+    main()

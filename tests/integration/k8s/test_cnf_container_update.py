@@ -1,0 +1,218 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Selective restart on the lab: vnf_modify with Tacker's container-update packages, and vnf_lcm_op_occ."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import pytest
+
+from labk8s.audit import summarize
+from labk8s.cluster import ADMIN_USER
+
+DEF_DIR = "Files/kubernetes/"
+# The def files and their order as in the seed (cnf-update-with-mgmt-driver.rst).
+DEF_FILES = [DEF_DIR + name for name in (
+    "configmap_1.yaml", "deployment.yaml", "pod_env.yaml", "pod_volume.yaml", "replicaset.yaml", "secret_1.yaml",
+    "configmap_3.yaml", "pod_env_2.yaml", "pod_volume_2.yaml", "daemonset.yaml", "deployment_2.yaml", "secret_3.yaml")]
+AFTER_VNFD_ID = "b1bb0ce7-ebca-4fa7-95ed-4840d70a8883"
+BEFORE_VNFD_ID = "b1bb0ce7-ebca-4fa7-95ed-4840d70a7774"
+MODIFY_REQUEST = {"vnfdId": AFTER_VNFD_ID, "vnfInstanceName": "modify_vnf_after",
+                  "metadata": {"configmap_secret_paths": [DEF_DIR + "configmap_2.yaml", DEF_DIR + "secret_2.yaml"]}}
+RESTARTED = {("Deployment", "vdu1-update"), ("ReplicaSet", "vdu2-update"), ("DaemonSet", "daemonset-vdu5"),
+             ("Pod", "env-test"), ("Pod", "volume-test")}
+UNTOUCHED = {("Deployment", "deployment2-vdu6"), ("Pod", "env-test2"), ("Pod", "volume-test2")}
+
+
+@pytest.fixture
+def packages(tacker_packages):
+    return {name: os.path.join(tacker_packages, "test_cnf_container_update_" + name) for name in ("before", "after")}
+
+
+@pytest.fixture
+def cnf(ansible_task, k8s_lab, k8s_namespace, packages):
+    """The 'before' package instantiated (level 2: three pods for vdu1-update and vdu2-update) in a fresh namespace."""
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "wait_timeout": 180, "wait_sleep": 1}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_2",
+               "additionalParams": {"lcm-kubernetes-def-files": DEF_FILES, "namespace": k8s_namespace}}
+    done = ansible_task("vnf_instantiate", {"kubeconfig": auth["kubeconfig"], "wait_timeout": 180, "package": packages["before"],
+                                            "vnf_instance_name": "modify_vnf_before", "request": request})
+    assert done.get("failed") is not True, done.get("msg")
+    return dict(auth, vnf_instance_id=done["vnf_instance"]["id"])
+
+
+def pods_by_owner(kube, namespace):
+    """{(kind, name) of the pod's controller, or ("Pod", name) for a bare pod: {pod name: (uid, [images])}}."""
+    owners = {}
+    replicasets = {rs["metadata"]["uid"]: rs for rs in kube.call("GET", "/apis/apps/v1/namespaces/{0}/replicasets".format(namespace))["items"]}
+    for pod in kube.call("GET", "/api/v1/namespaces/{0}/pods".format(namespace))["items"]:
+        meta = pod["metadata"]
+        if meta.get("deletionTimestamp"):
+            continue
+        ref = next((item for item in meta.get("ownerReferences") or [] if item.get("controller")), None)
+        owner = ("Pod", meta["name"]) if ref is None else (ref["kind"], ref["name"])
+        if ref is not None and ref["kind"] == "ReplicaSet" and ref["uid"] in replicasets:
+            parent = next((item for item in replicasets[ref["uid"]]["metadata"].get("ownerReferences") or [] if item.get("controller")), None)
+            owner = (parent["kind"], parent["name"]) if parent else owner
+        owners.setdefault(owner, {})[meta["name"]] = (meta["uid"], [c["image"] for c in pod["spec"]["containers"]])
+    return owners
+
+
+def config(kube, namespace, kind, name):
+    path = "/api/v1/namespaces/{0}/{1}s/{2}".format(namespace, kind.lower(), name)
+    return kube.call("GET", path)
+
+
+def decoded(secret):
+    return {key: base64.b64decode(value).decode() for key, value in secret["data"].items()}
+
+
+def uids(pods):
+    return {uid for uid, _images in pods.values()}
+
+
+def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, kube, cnf, packages, k8s_namespace, k8s_audit):
+    ns = k8s_namespace
+    before = pods_by_owner(kube, ns)
+    assert len(before[("Deployment", "vdu1-update")]) == 3 and len(before[("ReplicaSet", "vdu2-update")]) == 3
+    kept_versions = {name: config(kube, ns, kind, name)["metadata"]["resourceVersion"]
+                     for kind, name in (("ConfigMap", "cm-data3"), ("Secret", "secret-data3"))}
+    args = dict(cnf, package=packages["after"], request=MODIFY_REQUEST)
+
+    # Check mode: the same plan, and not one write.
+    start = k8s_audit.mark()
+    checked = ansible_task("vnf_modify", args, check=True, diff=True)
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+    assert checked["changed"] is True, checked.get("msg")
+    plan = checked["plan"]["container_update"]
+    assert {(entry["kind"], entry["name"]) for entry in plan["restart"]} == RESTARTED
+    assert UNTOUCHED <= {(entry["kind"], entry["name"]) for entry in plan["untouched"]}
+    assert [(entry["kind"], entry["name"]) for entry in plan["configmaps_secrets"]["update"]] == [("ConfigMap", "cm-data"), ("Secret", "secret-data")]
+    secret_diff = checked["diff"]["after"]["Secret/secret-data"]["data"]
+    assert secret_diff and set(secret_diff.values()) == {"VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"}
+    assert "1mbb1G968fb1CUg" not in str(checked) and base64.b64encode(b"1mbb1G968fb1CUg").decode() not in str(checked)
+    assert checked["diff"]["after"]["ConfigMap/cm-data"]["data"] != checked["diff"]["before"]["ConfigMap/cm-data"]["data"]
+    assert pods_by_owner(kube, ns) == before
+
+    done = ansible_task("vnf_modify", args)
+    assert done.get("failed") is not True, done.get("msg")
+    assert done["changed"] is True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    after = pods_by_owner(kube, ns)
+    for key in (("Deployment", "vdu1-update"), ("ReplicaSet", "vdu2-update"), ("DaemonSet", "daemonset-vdu5")):
+        assert after[key] and not uids(after[key]) & uids(before[key]), key  # every pod replaced
+        assert len(after[key]) == len(before[key]), key
+    assert {images[0] for _uid, images in after[("Deployment", "vdu1-update")].values()} == {"cirros"}
+    assert {images[0] for _uid, images in after[("DaemonSet", "daemonset-vdu5")].values()} == {"cirros"}
+    assert after[("Pod", "env-test")]["env-test"][1] == ["tomcat"] and uids(after[("Pod", "env-test")]) != uids(before[("Pod", "env-test")])
+    assert after[("Pod", "volume-test")]["volume-test"][1] == ["cirros"] and uids(after[("Pod", "volume-test")]) != uids(before[("Pod", "volume-test")])
+    for key in UNTOUCHED:
+        assert after[key] == before[key], key  # same pods, same UIDs
+    assert config(kube, ns, "ConfigMap", "cm-data")["data"] == {"cmKey1.txt": "configmap2 data2\nfoo2\nbar2"}
+    assert decoded(config(kube, ns, "Secret", "secret-data")) == {"password": "1mbb1G968fb1CUg2", "secKey1.txt": "secret2 data2\nbaz2"}
+    for kind, name in (("ConfigMap", "cm-data3"), ("Secret", "secret-data3")):
+        assert config(kube, ns, kind, name)["metadata"]["resourceVersion"] == kept_versions[name], name
+    not_applied = done["plan"]["container_update"]["not_applied"]
+    assert [(item["kind"], item["name"], item["old"], item["new"]) for item in not_applied if item["path"].endswith("containerPort")] == \
+        [("ReplicaSet", "vdu2-update", 80, 180)]
+    live_rs = kube.call("GET", "/apis/apps/v1/namespaces/{0}/replicasets/vdu2-update".format(ns))
+    assert live_rs["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"] == 80  # not applied
+
+    record = done["vnf_instance"]
+    assert record["vnfdId"] == AFTER_VNFD_ID and record["vnfInstanceName"] == "modify_vnf_after"
+    assert DEF_DIR + "configmap_2.yaml" in record["instantiatedVnfInfo"]["metadata"]["lcm-kubernetes-def-files"]
+    live_pods = {name for pods in after.values() for name in pods}
+    recorded = {item["computeResource"]["resourceId"] for item in record["instantiatedVnfInfo"]["vnfcResourceInfo"]}
+    assert recorded <= live_pods and recorded & {name for key in RESTARTED for name in after[key]}
+    replaced = done["replaced_pods"]
+    assert replaced and all(item["old_pod"] != item["new_pod"] or item["workload"].startswith("Pod/") for item in replaced)
+    info = ansible_task("vnf_info", {"kubeconfig": cnf["kubeconfig"], "namespace": ns, "vnf_instance_id": cnf["vnf_instance_id"]})
+    assert info["vnf_instances"][0]["vnfdId"] == AFTER_VNFD_ID
+
+    # A re-run restarts nothing and writes nothing.
+    start = k8s_audit.mark()
+    again = ansible_task("vnf_modify", args)
+    assert again["changed"] is False, again.get("msg")
+    assert summarize(k8s_audit.writes(start, user=ADMIN_USER)) == []
+    assert pods_by_owner(kube, ns) == after
+
+
+def test_failed_update_rolls_back_exactly(ansible_task, kube, cnf, packages, k8s_namespace):
+    ns = k8s_namespace
+    before = pods_by_owner(kube, ns)
+    cm_before = config(kube, ns, "ConfigMap", "cm-data")["data"]
+    secret_before = decoded(config(kube, ns, "Secret", "secret-data"))
+    # A wait too short for any rollout: the update is written, then times out.
+    failed = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST, wait_timeout=0))
+    assert failed.get("failed") is True and "FAILED_TEMP" == failed["vnf_lcm_op_occ"]["operationState"], failed
+    assert "Timed out" in failed["msg"] or "timed out" in failed["msg"].lower()
+    assert config(kube, ns, "ConfigMap", "cm-data")["data"] != cm_before  # half done
+    # A new operation is refused while this one is FAILED_TEMP.
+    busy = ansible_task("vnf_modify", dict(cnf, request={"vnfInstanceDescription": "x"}))
+    assert busy.get("failed") is True and "FAILED_TEMP" in busy["msg"]
+
+    lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
+    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert config(kube, ns, "ConfigMap", "cm-data")["data"] == cm_before
+    assert decoded(config(kube, ns, "Secret", "secret-data")) == secret_before
+    restored = pods_by_owner(kube, ns)
+    for key in RESTARTED:
+        assert {tuple(images) for _uid, images in restored[key].values()} == {tuple(images) for _uid, images in before[key].values()}, key
+    for key in UNTOUCHED:
+        assert restored[key] == before[key], key
+    assert rolled["vnf_instance"]["vnfdId"] == BEFORE_VNFD_ID and rolled["vnf_instance"]["vnfInstanceName"] == "modify_vnf_before"
+    assert kube.request("GET", "/api/v1/namespaces/{0}/secrets/vnflcm-{1}-rollback".format(ns, cnf["vnf_instance_id"]))[0] == 404
+    again = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback", vnf_lcm_op_occ_id=rolled["vnf_lcm_op_occ"]["id"]))
+    assert again["changed"] is False
+
+    # After the fault is gone, the same change succeeds.
+    done = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST))
+    assert done.get("failed") is not True and done["vnf_instance"]["vnfdId"] == AFTER_VNFD_ID, done.get("msg")
+
+
+def test_retry_completes_a_failed_update(ansible_task, kube, cnf, packages, k8s_namespace):
+    failed = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST, wait_timeout=0))
+    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
+    no_package = ansible_task("vnf_lcm_op_occ", dict(lcm, action="retry"))
+    assert no_package.get("failed") is True and "package" in no_package["msg"]
+    retried = ansible_task("vnf_lcm_op_occ", dict(lcm, action="retry", package=packages["after"]))
+    assert retried.get("failed") is not True, retried.get("msg")
+    assert retried["vnf_lcm_op_occ"]["id"] == failed["vnf_lcm_op_occ"]["id"]
+    assert retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and retried["vnf_instance"]["vnfdId"] == AFTER_VNFD_ID
+    after = pods_by_owner(kube, k8s_namespace)
+    assert {images[0] for _uid, images in after[("Deployment", "vdu1-update")].values()} == {"cirros"}
+
+
+def test_bad_input_changes_nothing(ansible_task, cnf, packages, k8s_audit):
+    cases = [
+        ({"vnfdId": AFTER_VNFD_ID}, None, "package"),
+        ({"vnfdId": "not-the-package-id"}, packages["after"], "vnfdId"),
+        (dict(MODIFY_REQUEST, metadata={"configmap_secret_paths": [DEF_DIR + "deployment.yaml"]}), packages["after"], "configmap_secret_paths[0]"),
+        (dict(MODIFY_REQUEST, metadata={"configmap_secret_paths": [DEF_DIR + "nope.yaml"]}), packages["after"], "configmap_secret_paths[0]"),
+        ({"vnfdId": AFTER_VNFD_ID, "bogus": 1}, packages["after"], "bogus"),
+    ]
+    start = k8s_audit.mark()
+    for request, package, field in cases:
+        args = dict(cnf, request=request)
+        if package:
+            args["package"] = package
+        result = ansible_task("vnf_modify", args)
+        assert result.get("failed") is True and field in result["msg"], (request, result.get("msg"))
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+
+def test_information_only_modification_merges_and_is_idempotent(ansible_task, cnf, k8s_audit):
+    request = {"vnfInstanceDescription": "changed", "metadata": {"a": {"b": 1, "c": 2}}, "extensions": {"x": [1, 2]}}
+    first = ansible_task("vnf_modify", dict(cnf, request=request))
+    assert first["changed"] is True and first["vnf_instance"]["metadata"]["a"] == {"b": 1, "c": 2}
+    patched = ansible_task("vnf_modify", dict(cnf, request={"metadata": {"a": {"b": None, "d": 3}}, "extensions": {"x": [3]}}))
+    assert patched["vnf_instance"]["metadata"]["a"] == {"c": 2, "d": 3} and patched["vnf_instance"]["extensions"] == {"x": [3]}
+    start = k8s_audit.mark()
+    again = ansible_task("vnf_modify", dict(cnf, request={"metadata": {"a": {"b": None, "d": 3}}, "extensions": {"x": [3]}}))
+    assert again["changed"] is False
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
