@@ -81,6 +81,8 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     kept_versions = {name: config(kube, ns, kind, name)["metadata"]["resourceVersion"]
                      for kind, name in (("ConfigMap", "cm-data3"), ("Secret", "secret-data3"))}
     args = dict(cnf, package=packages["after"], request=MODIFY_REQUEST)
+    lookup = {"kubeconfig": cnf["kubeconfig"], "namespace": ns, "vnf_instance_id": cnf["vnf_instance_id"]}
+    vnfcs_before = ansible_task("vnf_info", lookup)["vnf_instances"][0]["instantiatedVnfInfo"]["vnfcResourceInfo"]
 
     # Check mode: the same plan, and not one write.
     start = k8s_audit.mark()
@@ -128,7 +130,13 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     assert recorded <= live_pods and recorded & {name for key in RESTARTED for name in after[key]}
     replaced = done["replaced_pods"]
     assert replaced and all(item["old_pod"] != item["new_pod"] or item["workload"].startswith("Pod/") for item in replaced)
-    info = ansible_task("vnf_info", {"kubeconfig": cnf["kubeconfig"], "namespace": ns, "vnf_instance_id": cnf["vnf_instance_id"]})
+    # VNFC ids stay; the restarted ones now name their new pods.
+    old_pods = {item["id"]: item["computeResource"]["resourceId"] for item in vnfcs_before}
+    new_pods = {item["id"]: item["computeResource"]["resourceId"] for item in record["instantiatedVnfInfo"]["vnfcResourceInfo"]}
+    assert new_pods.keys() == old_pods.keys()
+    renamed = {vnfc_id for vnfc_id in new_pods if new_pods[vnfc_id] != old_pods[vnfc_id]}
+    assert renamed and renamed <= {item["vnfc_id"] for item in replaced}
+    info = ansible_task("vnf_info", lookup)
     assert info["vnf_instances"][0]["vnfdId"] == AFTER_VNFD_ID
 
     # A re-run restarts nothing and writes nothing.
