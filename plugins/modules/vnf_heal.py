@@ -16,6 +16,13 @@ description:
     deleted; its controller starts a new one, and a bare Pod is recreated under its name. The
     module waits for the replacements; the VNFC ids stay, their resources change."
   - Healing always replaces resources, so a re-run heals again.
+  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
+    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
+    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
+    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "OpenStack: the server of each named VNFC (all VNFCs when none is named) is marked unhealthy in its
+    (nested) stack and the stack is updated, so Heat replaces it: the server id changes and the record
+    follows (vnfcResourceInfo and vnfcInfo ids are derived from the server id, as in Tacker v2)."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -27,6 +34,7 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -35,7 +43,8 @@ attributes:
   diff_mode:
     support: none
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -46,9 +55,21 @@ EXAMPLES = r"""
     request:
       vnfcInstanceId:
         - "{{ cnf1.vnf_instance.instantiatedVnfInfo.vnfcInfo[0].id }}"
+
+- name: Replace the server of one VNFC on OpenStack
+  nfv.vnflcm.vnf_heal:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      vnfcInstanceId: ["{{ vnf1.vnf_instance.instantiatedVnfInfo.vnfcInfo[0].id }}"]
 """
 
 RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: openstack
 plan:
   description: The VNFCs whose pods are replaced.
   returned: always
@@ -62,18 +83,20 @@ vnf_lcm_op_occ:
   returned: when something was done
   type: dict
 api_calls:
-  description: How many Kubernetes API reads and writes the operation made.
+  description:
+    - How many API reads and writes the operation made (Kubernetes),
+    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import plan_heal
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import instance_module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    instance_module_main(plan_heal, {"request": {"type": "dict"}})
+    module_main("heal", {"request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
+                required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -14,15 +14,26 @@ description:
   - Returns the SOL003 VnfInstance records (and their VnfLcmOpOcc history) kept next to the VNFs.
   - With O(vnf_instance_id) or O(vnf_instance_name), that instance; otherwise every instance of
     the namespace. An empty list when there is none.
+  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
+    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
+    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
+    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "OpenStack: instances are read from the records kept in the project's stacks tagged C(vnflcm)."
+  - "OpenStack: the record lives in the VNF's stack (C(vnf-<instance id>), tagged C(vnflcm)), as the
+    metadata of its resource C(vnflcm_record), an C(OS::Heat::WaitConditionHandle) that nothing uses.
+    It is written by signalling that resource, which is not a stack update: it works in any stack
+    state, and it stays through every stack update. Passwords are never stored in it."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -35,9 +46,19 @@ EXAMPLES = r"""
   nfv.vnflcm.vnf_info:
     vnf_instance_name: cnf1
     namespace: tenant-a
+
+- name: List the VNF instances of an OpenStack project
+  nfv.vnflcm.vnf_info:
+    cloud: mycloud
+  register: vnfs
 """
 
 RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: openstack
 vnf_instances:
   description: SOL003 VnfInstance documents.
   returned: always
@@ -50,11 +71,11 @@ vnf_lcm_op_occs:
   elements: dict
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    runner.kubernetes_module_main(runner.info, {}, ("kubernetes", "instance"))
+    module_main("info", {}, ("kubernetes", "openstack", "instance"))
 
 
 if __name__ == "__main__":

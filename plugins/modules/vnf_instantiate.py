@@ -29,6 +29,27 @@ description:
   - Idempotent by O(vnf_instance_name) (or O(vnf_instance_id)); a second run with the same
     request changes nothing and writes nothing.
   - Everything is validated and planned before the first write; bad input changes nothing.
+  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
+    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
+    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
+    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "OpenStack (VM-based VNF): one Heat stack per VNF instance from the flavour's
+    C(BaseHOT/<flavourId>/) template (nested templates from C(nested/)), one Heat resource per VNFC
+    (Tacker's StandardUserData: C(VDU1-0), C(VDU1-1), ... with the C(nfv) parameter indexed the same way).
+    The stack's json parameter C(nfv) comes from the VNFD and the request: VNFC counts from the
+    instantiation level (else the default level, else VduInitialDelta), C(computeFlavourId) from
+    C(requested_additional_capability_name), C(vcImageId) from C(sw_image_data.name) resolved in Glance,
+    CP networks and fixed IPs from C(extVirtualLinks) (or ports from C(extLinkPorts)); an
+    C(extManagedVirtualLinks) entry replaces the template's own network (and subnets) of that VL;
+    C(additionalParams.nfv) is merged last (RFC 7396)."
+  - "OpenStack: networks, subnets, ports, images and flavours are looked up before the stack is created;
+    an error names the request (or VNFD) field at fault. The module follows the stack's events until
+    CREATE_COMPLETE; a failure leaves the operation FAILED_TEMP with Heat's reason (retry, roll back
+    or fail it with M(nfv.vnflcm.vnf_lcm_op_occ))."
+  - "OpenStack: the record lives in the VNF's stack (C(vnf-<instance id>), tagged C(vnflcm)), as the
+    metadata of its resource C(vnflcm_record), an C(OS::Heat::WaitConditionHandle) that nothing uses.
+    It is written by signalling that resource, which is not a stack update: it works in any stack
+    state, and it stays through every stack update. Passwords are never stored in it."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -43,6 +64,8 @@ options:
         for example C(flavourId), C(instantiationLevelId), C(additionalParams) with
         C(lcm-kubernetes-def-files) and C(namespace), and C(vimConnectionInfo).
       - Tokens and passwords in C(vimConnectionInfo.*.accessInfo) are masked in all output.
+      - "OpenStack: C(extVirtualLinks), C(extManagedVirtualLinks) and C(additionalParams.nfv) (a JSON
+        Merge Patch of the stack's C(nfv) parameter) shape the stack, see the description."
     type: dict
     required: true
   vnf_instance_name:
@@ -76,6 +99,7 @@ options:
     default: false
 extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -86,7 +110,8 @@ attributes:
   diff_mode:
     support: full
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
   - PyYAML
 seealso:
   - module: nfv.vnflcm.vnf_info
@@ -122,9 +147,36 @@ EXAMPLES = r"""
     request: "{{ cnf3_request }}"
   check_mode: true
   register: cnf3_plan
+
+- name: Instantiate a VM-based VNF on OpenStack (Tacker's request works unchanged)
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/userdata_standard
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      flavourId: simple
+      instantiationLevelId: instantiation_level_1
+      extVirtualLinks:
+        - id: ext-net0
+          resourceId: net0
+          extCps:
+            - cpdId: VDU1_CP1
+              cpConfig:
+                VDU1_CP1_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet:
+                        ipAddresses:
+                          - type: IPV4
+                            numDynamicAddresses: 1
 """
 
 RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: openstack
 vnf_instance:
   description: The SOL003 VnfInstance after the operation (before it, in check mode).
   returned: always
@@ -168,19 +220,38 @@ plan:
     vdus:
       description: Each VDU's workload and its replicas.
       type: dict
+    stack_name:
+      description: "OpenStack: the VNF's Heat stack, C(vnf-<instance id>)."
+      type: str
+    resources:
+      description: "OpenStack: the top template's resources (name and type), one C(<VDU>-<index>) per VNFC."
+      type: dict
+    nfv:
+      description: "OpenStack: the value of the stack's C(nfv) parameter (image names resolved to Glance ids)."
+      type: dict
+    preview:
+      description: "OpenStack, check and diff mode: every resource Heat would create (a stack preview), nested ones included."
+      type: list
+      elements: str
+    lines:
+      description: The plan as short readable lines.
+      type: list
+      elements: str
 api_calls:
-  description: How many Kubernetes API reads and writes the operation made.
+  description:
+    - How many API reads and writes the operation made (Kubernetes),
+    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 10, write: 4}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    runner.kubernetes_module_main(
-        runner.instantiate,
+    module_main(
+        "instantiate",
         {
             "package": {"type": "path", "required": True},
             "request": {"type": "dict", "required": True},
@@ -190,7 +261,7 @@ def main():
             "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
             "allow_cluster_scoped": {"type": "bool", "default": False},
         },
-        ("kubernetes", "wait"),
+        ("kubernetes", "openstack", "wait"),
     )
 
 

@@ -16,11 +16,14 @@ description:
   - "C(retry) plans the operation's request again against the recorded state and the VIM, and
     carries out what is still to do; the op occ goes on and ends C(COMPLETED) (or C(FAILED_TEMP)
     again)."
-  - "C(rollback) undoes what the operation did and ends C(ROLLED_BACK): INSTANTIATE deletes what it
+  - "Kubernetes: C(rollback) undoes what the operation did and ends C(ROLLED_BACK): INSTANTIATE deletes what it
     created (objects of its def files carrying the instance's labels; a Namespace it created
     stays); SCALE restores the replica counts of the recorded level; MODIFY_INFO (a container
     update) restores the previous ConfigMaps, Secrets and images from the rollback data it kept,
     restarting the affected pods, and the record as before. HEAL and TERMINATE cannot be rolled back."
+  - "OpenStack (the instance's Heat stack, chosen by O(cloud) or O(auth)): C(retry) plans the
+    operation again from the request the op occ recorded (no package needed); C(rollback) of
+    INSTANTIATE deletes the stack, of SCALE restores the previous VNFC count."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
   - An op occ already C(COMPLETED), C(ROLLED_BACK) or C(FAILED) by the same action is reported with
     C(changed=false); any other state is an error.
@@ -39,8 +42,8 @@ options:
     type: str
   package:
     description:
-      - The VNF package the operation used; needed to retry or roll back INSTANTIATE and to retry
-        a MODIFY_INFO that changed C(vnfdId).
+      - The VNF package the operation used; on Kubernetes, needed to retry or roll back INSTANTIATE
+        and to retry a MODIFY_INFO that changed C(vnfdId).
     type: path
   delete_removed:
     description:
@@ -61,6 +64,7 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -69,7 +73,8 @@ attributes:
   diff_mode:
     support: none
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -77,6 +82,12 @@ EXAMPLES = r"""
   nfv.vnflcm.vnf_lcm_op_occ:
     vnf_instance_name: cnf1
     namespace: tenant-a
+    action: rollback
+
+- name: Roll back a failed instantiate on OpenStack (deletes its stack)
+  nfv.vnflcm.vnf_lcm_op_occ:
+    cloud: mycloud
+    vnf_instance_name: vnf1
     action: rollback
 
 - name: Retry it instead, once the cause is fixed
@@ -100,25 +111,30 @@ vnf_lcm_op_occ:
   description: The SOL003 VnfLcmOpOcc after the action.
   returned: always
   type: dict
+vim_type:
+  description: The VIM of the instance, V(kubernetes) or V(openstack).
+  returned: always
+  type: str
+  sample: openstack
 api_calls:
-  description: How many Kubernetes API reads and writes the action made.
+  description: How many VIM API reads and writes the action made.
   returned: always
   type: dict
   sample: {read: 12, write: 5}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import kubernetes_module_main, resume
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    kubernetes_module_main(resume, {
+    module_main("op_occ", {
         "action": {"type": "str", "required": True, "choices": ["retry", "rollback", "fail"]},
         "vnf_lcm_op_occ_id": {"type": "str"},
         "package": {"type": "path"},
         "delete_removed": {"type": "bool", "default": False},
         "namespace_policy": {"type": "str", "choices": ["rewrite", "error"], "default": "rewrite"},
         "allow_cluster_scoped": {"type": "bool", "default": False},
-    }, ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    }, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -140,6 +140,11 @@ diff:
   description: The modified attributes, and ConfigMap/Secret content (Secret values masked), before and after.
   returned: in diff mode
   type: dict
+vim_type:
+  description: The VIM the operation went to (V(kubernetes)).
+  returned: always
+  type: str
+  sample: kubernetes
 api_calls:
   description: How many Kubernetes API reads and writes the operation made.
   returned: always
@@ -147,13 +152,13 @@ api_calls:
   sample: {read: 20, write: 9}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import kubernetes_module_main, modify
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    kubernetes_module_main(modify, {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
-                                    "delete_removed": {"type": "bool", "default": False}},
-                           ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    module_main("modify", {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
+                           "delete_removed": {"type": "bool", "default": False}},
+                ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -20,6 +20,13 @@ description:
     the new VNFCs. The namespace is the one stored at instantiation."
   - A scale always changes the level, so re-running the same task scales again, as SOL003
     defines; use check mode to see the plan first.
+  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
+    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
+    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
+    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "OpenStack: the stack is updated (PATCH, existing parameters kept) with one more C(<VDU>-<index>)
+    resource per added VNFC (the next free index), or without the newest ones on scale-in; the record's
+    VNFCs follow. Check mode shows what Heat would add or delete (a stack update preview)."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -32,6 +39,7 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -40,7 +48,8 @@ attributes:
   diff_mode:
     support: full
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -52,9 +61,22 @@ EXAMPLES = r"""
       type: SCALE_OUT
       aspectId: vdu1_aspect
       numberOfSteps: 1
+
+- name: Scale a VM-based VNF out on OpenStack
+  nfv.vnflcm.vnf_scale:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      type: SCALE_OUT
+      aspectId: VDU1_scale
 """
 
 RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: openstack
 plan:
   description: The aspect, its level before and after, and the replicas per VDU.
   returned: always
@@ -73,18 +95,20 @@ vnf_lcm_op_occ:
   returned: when something was done
   type: dict
 api_calls:
-  description: How many Kubernetes API reads and writes the operation made.
+  description:
+    - How many API reads and writes the operation made (Kubernetes),
+    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import plan_scale
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import instance_module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    instance_module_main(plan_scale, {"request": {"type": "dict", "required": True}})
+    module_main("scale", {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+                required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -17,6 +17,14 @@ description:
     When that includes the VNF's namespace, the instance record goes with it."
   - The record stays, NOT_INSTANTIATED, otherwise. A re-run changes nothing, also when the
     instance (or its namespace) is gone; RV(vnf_instance) is then null.
+  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
+    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
+    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
+    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "OpenStack: C(GRACEFUL) first stops the servers (waiting up to C(gracefulTerminationTimeout)
+    seconds), C(FORCEFUL) does not; then the stack is deleted and the module waits until it is gone.
+    The record lives in the stack, so it goes with it; the result still returns the final VnfInstance
+    and op occ."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -28,6 +36,7 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -36,7 +45,8 @@ attributes:
   diff_mode:
     support: full
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -47,9 +57,21 @@ EXAMPLES = r"""
     request:
       terminationType: GRACEFUL
       gracefulTerminationTimeout: 30
+
+- name: Terminate a VM-based VNF on OpenStack, at once
+  nfv.vnflcm.vnf_terminate:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      terminationType: FORCEFUL
 """
 
 RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: openstack
 plan:
   description: The objects to delete, in deletion order.
   returned: always
@@ -63,18 +85,20 @@ vnf_lcm_op_occ:
   returned: when something was done
   type: dict
 api_calls:
-  description: How many Kubernetes API reads and writes the operation made.
+  description:
+    - How many API reads and writes the operation made (Kubernetes),
+    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import plan_terminate
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.runner import instance_module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
 
 
 def main():
-    instance_module_main(plan_terminate, {"request": {"type": "dict"}}, missing_ok=True)
+    module_main("terminate", {"request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
+                required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

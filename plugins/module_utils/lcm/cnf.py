@@ -15,7 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, describe, load_manifests
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL, is_owned_by, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import (
     initial_replicas,
@@ -395,8 +395,7 @@ def plan_heal(api, store, found, request, waits=None):
             progress.setdefault("deleted", []).append(pod_name)
             if item["metadata"]["workloadKind"] == "Pod" and old is not None:
                 # A bare Pod has no controller to replace it: recreate it once its name is free.
-                wait_gone(api, [old], deadline)
-                api.create(fresh_pod(old))
+                recreate_pod(api, old, fresh_pod(old), deadline)
         if waits.enabled:
             deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
             workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets}
@@ -423,6 +422,25 @@ def pods_replaced(api, instance, targets):
         if live is not None and live["metadata"].get("uid") == item["metadata"].get("podUid"):
             return False
     return True
+
+
+def recreate_pod(api, old, new, deadline):
+    """Create ``new`` under the name of the deleted pod ``old`` once that name is free, and see it stays.
+
+    A deleter that does not check the UID (some node agents finish a deletion by name) can still
+    take the new pod when it comes late: the pod is then created again, until the deadline.
+    """
+    meta = new["metadata"]
+    wait_gone(api, [old], deadline)
+    api.create(new)
+
+    def present():
+        if api.get("v1", "Pod", meta["name"], meta.get("namespace")) is not None:
+            return True
+        create_or_adopt(api, new, (meta.get("labels") or {}).get(INSTANCE_ID_LABEL))
+        return False
+
+    deadline.poll(present, "Pod {0} to be recreated".format(meta["name"]))
 
 
 def fresh_pod(live):

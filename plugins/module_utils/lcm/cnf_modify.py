@@ -29,7 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     plan_container_update,
     with_images,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
     INSTANTIATED,
     PRIVATE,
@@ -37,6 +37,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
     config_identity,
     create_or_adopt,
     private_state,
+    recreate_pod,
     refresh_vnfcs,
     vnfc_changes,
 )
@@ -224,16 +225,15 @@ def carry_out(api, instance, update, progress, waits, keep_rollback=True):
         save_rollback(api, instance, update, progress["op_occ_id"])
     write_config(api, instance["id"], namespace, update, progress)
     deadline = waits.deadline()
-    rolled, recreated = [], []
+    rolled = []
     for entry in plan["restart"] + plan["template_only"]:
         api_version = API_VERSIONS[entry["kind"]]
         if entry["action"] == ACTION_RECREATE:
+            pod = dict(entry["pod"], metadata=dict(entry["pod"]["metadata"], namespace=namespace))
             live = api.get(api_version, "Pod", entry["name"], namespace)
             if live is not None:
                 api.delete(api_version, "Pod", entry["name"], namespace, grace_seconds=0)
-                wait_gone(api, [live], deadline)
-            api.create(dict(entry["pod"], metadata=dict(entry["pod"]["metadata"], namespace=namespace)))
-            recreated.append(entry)
+            recreate_pod(api, live or pod, pod, deadline)
         else:
             api.patch(api_version, entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC)
             for pod in entry.get("pods", ()) if entry["action"] == ACTION_REPLACE_PODS else ():
@@ -310,8 +310,8 @@ def save_rollback(api, instance, update, op_occ_id):
 
 def content_only(obj):
     meta = obj["metadata"]
-    result = {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": {"name": meta["name"], "namespace": meta.get("namespace"),
-                                                                                  "labels": meta.get("labels") or {}}}
+    metadata = {"name": meta["name"], "namespace": meta.get("namespace"), "labels": meta.get("labels") or {}}
+    result = {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": metadata}
     result.update({key: obj[key] for key in ("data", "binaryData", "type") if key in obj})
     return result
 

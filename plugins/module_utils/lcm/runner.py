@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR, build_api_client, connection_options
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
@@ -138,20 +137,3 @@ def with_api_calls(result, api):
     """How many API calls the operation made (reads and writes): what the benchmarks compare."""
     result["api_calls"] = dict(api.calls)
     return result
-
-
-def kubernetes_module_main(run, argument_spec, arg_groups, **module_kwargs):
-    """The whole main() of a Kubernetes LCM module: ``run(params, check_mode, diff_mode)`` gives the result."""
-    module = VnfLcmModule(argument_spec=argument_spec, arg_groups=arg_groups, supports_check_mode=True, **module_kwargs)
-    module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
-    try:
-        result = run(module.params, module.check_mode, module.diff_mode)
-    except VnfLcmError as error:
-        module.fail_from_error(error)
-    module.exit_json(**result)
-
-
-def instance_module_main(planner, argument_spec, missing_ok=False):
-    """main() of a module that runs one operation on an existing instance (scale, heal, terminate)."""
-    kubernetes_module_main(lambda params, check_mode, diff_mode: on_instance(planner, params, check_mode, diff_mode, missing_ok),
-                           argument_spec, ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])

@@ -529,7 +529,10 @@ class Lab:
                         'api_paste_config': e / 'cinder' / 'api-paste.ini',
                         'enabled_backends': 'fake', 'default_volume_type': 'fake',
                         'glance_api_servers': self.url('glance'), 'osapi_volume_workers': 1,
-                        'resource_query_filters_file': e / 'cinder' / 'resource_filters.json'},
+                        'resource_query_filters_file': e / 'cinder' / 'resource_filters.json',
+                        # The fake backend reports no capabilities, so volume types that ask for one
+                        # (Tacker's samples use multiattach) would find no backend; there is only one.
+                        'scheduler_default_filters': 'AvailabilityZoneFilter,CapacityFilter'},
             # Cinder's own test driver (no block device), able to create volumes from images.
             'fake': {'volume_driver': 'nfvlab_fakecinder.FakeVolumeDriver',
                      'volume_backend_name': 'fake'},

@@ -87,8 +87,8 @@ def test_target_is_the_old_workload_with_new_images_only():
 
 
 def test_with_content_keeps_the_live_metadata_and_folds_string_data():
-    live = dict(secret("s", {}), data={"password": base64.b64encode(b"old").decode()}, metadata={"name": "s", "namespace": "ns", "resourceVersion": "7",
-                                                                                                  "labels": {"a": "b"}})
+    metadata = {"name": "s", "namespace": "ns", "resourceVersion": "7", "labels": {"a": "b"}}
+    live = dict(secret("s", {}), data={"password": base64.b64encode(b"old").decode()}, metadata=metadata)
     live.pop("stringData")
     written = with_content(live, secret("s", {"password": "new"}))
     assert written["metadata"]["resourceVersion"] == "7" and written["metadata"]["labels"] == {"a": "b"}

@@ -1,0 +1,161 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The openstacksdk connection, and the one place that turns SDK errors into VimError.
+
+A connection comes from the module's openstack.cloud-style options (``cloud``, ``auth``, ...) or
+from a SOL003 ``vimConnectionInfo`` entry of type ``ETSINFV.OPENSTACK_KEYSTONE.V_3``, as Tacker
+accepts it (``interfaceInfo.endpoint``, ``accessInfo.username/password/project/...``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError
+
+try:
+    import openstack
+    from openstack import exceptions as sdk_exceptions
+
+    HAS_OPENSTACKSDK = True
+    OPENSTACKSDK_IMPORT_ERROR = None
+except ImportError:  # pragma: no cover - reported by the module through missing_required_lib
+    openstack = None
+    sdk_exceptions = None
+    HAS_OPENSTACKSDK = False
+    OPENSTACKSDK_IMPORT_ERROR = traceback.format_exc()
+
+OPENSTACK_VIM_TYPES = ("ETSINFV.OPENSTACK_KEYSTONE.V_3", "ETSINFV.OPENSTACK_KEYSTONE.v_3", "OPENSTACK_KEYSTONE.V_3")
+KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1")
+# accessInfo keys (Tacker) -> keystoneauth password plugin keys.
+ACCESS_INFO_AUTH = (
+    ("username", "username"),
+    ("password", "password"),
+    ("project", "project_name"),
+    ("projectId", "project_id"),
+    ("projectDomain", "project_domain_name"),
+    ("userDomain", "user_domain_name"),
+)
+# What the record may keep of an accessInfo: never a password or token (the record is readable by the project).
+ACCESS_INFO_SECRETS = ("password", "token", "bearer_token", "client_secret", "application_credential_secret")
+
+
+def is_openstack_vim(vim):
+    return (vim or {}).get("vimType") in OPENSTACK_VIM_TYPES
+
+
+def openstack_vim(request):
+    """The request's OpenStack vimConnectionInfo entry (the first one), or None."""
+    connections = (request or {}).get("vimConnectionInfo") or {}
+    items = connections.values() if isinstance(connections, dict) else connections
+    return next((vim for vim in items if is_openstack_vim(vim)), None)
+
+
+def connection_options(params, vim=None):
+    """keyword arguments for ``openstack.connect`` from module params, else from a vimConnectionInfo entry.
+
+    Module options win: they are how the controller reaches the cloud. ``vim`` fills in when they are absent.
+    """
+    cloud = params.get("cloud")
+    options = {"interface": params.get("interface") or "public"}
+    if isinstance(cloud, dict):
+        options.update(cloud)
+    elif cloud:
+        options["cloud"] = cloud
+    for key in ("auth", "auth_type", "region_name"):
+        if params.get(key):
+            options[key] = params[key]
+    if not (cloud or params.get("auth")) and vim:
+        options.update(vim_options(vim))
+    return options
+
+
+def vim_options(vim):
+    """openstack.connect keyword arguments from a Tacker-style vimConnectionInfo entry."""
+    interface = vim.get("interfaceInfo") or {}
+    access = vim.get("accessInfo") or {}
+    if not interface.get("endpoint"):
+        raise ValidationError("vimConnectionInfo", "vimConnectionInfo.interfaceInfo.endpoint", "the Keystone URL is missing")
+    auth = {"auth_url": interface["endpoint"]}
+    auth.update((target, access[source]) for source, target in ACCESS_INFO_AUTH if access.get(source))
+    options = {"auth_type": "password", "auth": auth}
+    if access.get("region"):
+        options["region_name"] = access["region"]
+    if interface.get("skipCertificateVerification") or interface.get("skipCertificateHostnameCheck"):
+        options["verify"] = False
+    if interface.get("cacert"):
+        options["cacert"] = interface["cacert"]
+    return options
+
+
+def recordable_vim(vim):
+    """A vimConnectionInfo entry as the record keeps it: without secrets."""
+    kept = dict(vim)
+    if "accessInfo" in kept:
+        kept["accessInfo"] = {key: value for key, value in (kept["accessInfo"] or {}).items() if key not in ACCESS_INFO_SECRETS}
+    return kept
+
+
+def connect(options):
+    """An authenticated openstacksdk Connection; VimError when keystone refuses."""
+    with sdk_errors("connect to", "the OpenStack cloud"):
+        conn = openstack.connect(**options)
+        conn.authorize()
+    return conn
+
+
+@contextlib.contextmanager
+def sdk_errors(action, what):
+    """The one place an SDK/API error becomes ``Failed to <action> <what>: <reason>``."""
+    try:
+        yield
+    except Exception as error:  # noqa: B902 - SDK, keystoneauth and requests errors all end here
+        if sdk_exceptions is not None and isinstance(error, sdk_exceptions.NotFoundException):
+            raise NotFoundError(what, reason_of(error)) from error
+        if sdk_exceptions is not None and isinstance(error, sdk_exceptions.ConflictException):
+            raise ConflictError(action, what, reason_of(error)) from error
+        if isinstance(error, (ValidationError, NotFoundError, ConflictError, VimError)):
+            raise
+        raise VimError(action, what, reason_of(error)) from error
+
+
+def reason_of(error):
+    """The server's explanation when there is one (Heat puts it in error.message), else the exception text."""
+    details = getattr(error, "details", None)
+    response = getattr(error, "response", None)
+    if response is not None:
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        if isinstance(body, dict):
+            inner = body.get("error") if isinstance(body.get("error"), dict) else body
+            message = inner.get("message") or inner.get("explanation") or body.get("explanation")
+            if message:
+                return str(message).strip()
+    return str(details or error).strip() or type(error).__name__
+
+
+class CallCounter:
+    """Counts the HTTP calls of a connection by kind (read/write) and service: what benchmarks and tests compare."""
+
+    def __init__(self, conn):
+        self.calls = {"read": 0, "write": 0, "heat_write": 0}
+        self._heat = None
+        try:
+            self._heat = conn.orchestration.get_endpoint().rstrip("/")
+        except Exception:  # noqa: B902 - counting must never break an operation
+            self._heat = None
+        session = getattr(conn.session, "session", None)
+        if session is not None:
+            session.hooks.setdefault("response", []).append(self._count)
+
+    def _count(self, response, *args, **kwargs):
+        method = response.request.method
+        write = method not in ("GET", "HEAD", "OPTIONS")
+        self.calls["write" if write else "read"] += 1
+        if write and self._heat and response.request.url.startswith(self._heat):
+            self.calls["heat_write"] += 1
+        return response

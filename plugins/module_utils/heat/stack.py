@@ -1,0 +1,194 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Heat stacks over the orchestration REST API: create, preview, PATCH update, delete, and waits.
+
+openstacksdk has no PATCH (``stack update --existing``) nor preview helper, so the calls go through
+the SDK's orchestration adapter. Every call runs inside ``cloud.sdk_errors``.
+
+Waits follow the stack's own events: a 202 can come back before the stack status leaves the previous
+``*_COMPLETE``, so the status string alone could report the previous operation. The events listed
+before the write are remembered, and the wait ends on a new terminal event of the stack itself.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
+
+TERMINAL = ("COMPLETE", "FAILED")
+
+
+def encode_parameters(parameters):
+    """json parameters travel as JSON text, as the heat client sends them."""
+    return {key: json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value for key, value in (parameters or {}).items()}
+
+
+class Stacks:
+    """One project's stacks; ``stack`` arguments are dicts with ``stack_name`` and ``id``."""
+
+    def __init__(self, conn, sleep=2.0, clock=time.monotonic, sleeper=time.sleep):
+        self.conn = conn
+        self.sleep = sleep
+        self._clock = clock
+        self._sleeper = sleeper
+
+    @property
+    def _api(self):
+        return self.conn.orchestration
+
+    @staticmethod
+    def path(stack):
+        return "/stacks/{0}/{1}".format(stack["stack_name"], stack["id"])
+
+    def _call(self, action, what, method, url, ok=(200, 201, 202, 204), **kwargs):
+        with sdk_errors(action, what):
+            response = getattr(self._api, method)(url, **kwargs)
+        if response.status_code not in ok:
+            raise VimError(action, what, _explain(response))
+        if response.status_code == 204 or not response.content:
+            return {}
+        try:
+            return response.json()
+        except ValueError:  # PATCH/PUT answer 202 with an HTML body
+            return {}
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def list(self, **filters):
+        query = "&".join("{0}={1}".format(key, value) for key, value in sorted(filters.items()))
+        return self._call("list", "Heat stacks", "get", "/stacks" + ("?" + query if query else ""))["stacks"]
+
+    def find(self, name):
+        """The stack called ``name`` (full detail), or None."""
+        found = [stack for stack in self.list(name=name) if stack["stack_name"] == name]
+        return self.get(found[0]) if found else None
+
+    def get(self, stack):
+        return self._call("read", "stack " + stack["stack_name"], "get", self.path(stack))["stack"]
+
+    def template(self, stack):
+        return self._call("read", "the template of stack " + stack["stack_name"], "get", self.path(stack) + "/template")
+
+    def files(self, stack):
+        return self._call("read", "the files of stack " + stack["stack_name"], "get", self.path(stack) + "/files")
+
+    def resources(self, stack, nested_depth=2):
+        """Every resource of the stack and of its nested stacks (``parent_resource`` names the owner), with attributes."""
+        url = "{0}/resources?nested_depth={1}&with_detail=true".format(self.path(stack), nested_depth)
+        return self._call("list", "the resources of stack " + stack["stack_name"], "get", url)["resources"]
+
+    def events(self, stack, marker=None):
+        """The stack's events (top level), oldest first, after the event ``marker``."""
+        url = self.path(stack) + "/events?sort_dir=asc&limit=1000" + ("&marker=" + marker if marker else "")
+        return self._call("list", "the events of stack " + stack["stack_name"], "get", url)["events"]
+
+    def last_event_id(self, stack):
+        url = self.path(stack) + "/events?sort_dir=desc&limit=1"
+        events = self._call("list", "the events of stack " + stack["stack_name"], "get", url)["events"]
+        return events[0]["id"] if events else None
+
+    def resource_metadata(self, stack, resource):
+        url = "{0}/resources/{1}/metadata".format(self.path(stack), resource)
+        return self._call("read", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "get", url).get("metadata") or {}
+
+    def preview_create(self, name, template, files, parameters):
+        body = {"stack_name": name, "template": template, "files": files, "parameters": encode_parameters(parameters)}
+        return self._call("preview", "stack " + name, "post", "/stacks/preview", json=body)["stack"]
+
+    def preview_update(self, stack, template, files, parameters):
+        """What Heat would do (``resource_changes``: added, deleted, replaced, updated, unchanged) for a PATCH."""
+        body = {"template": template, "files": files, "parameters": encode_parameters(parameters)}
+        return self._call("preview", "the update of stack " + stack["stack_name"], "patch", self.path(stack) + "/preview",
+                          json=body).get("resource_changes") or {}
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def create(self, name, template, files, parameters, tags=(), timeout_mins=None):
+        body = {"stack_name": name, "template": template, "files": files, "parameters": encode_parameters(parameters),
+                "tags": ",".join(tags), "disable_rollback": True}
+        if timeout_mins:
+            body["timeout_mins"] = timeout_mins
+        created = self._call("create", "stack " + name, "post", "/stacks", json=body)["stack"]
+        return {"stack_name": name, "id": created["id"]}
+
+    def patch(self, stack, template=None, files=None, parameters=None, timeout_mins=None):
+        """An update with PATCH semantics (``stack update --existing``): what is not sent keeps its value."""
+        body = {"parameters": encode_parameters(parameters), "disable_rollback": True}
+        if template is not None:
+            body["template"] = template
+            body["files"] = files or {}
+        if timeout_mins:
+            body["timeout_mins"] = timeout_mins
+        self._call("update", "stack " + stack["stack_name"], "patch", self.path(stack), json=body)
+
+    def delete(self, stack):
+        self._call("delete", "stack " + stack["stack_name"], "delete", self.path(stack), ok=(200, 202, 204, 404))
+
+    def signal(self, stack, resource, details):
+        url = "{0}/resources/{1}/signal".format(self.path(stack), resource)
+        self._call("signal", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "post", url, json=details)
+
+    def mark_unhealthy(self, resource, reason):
+        """Mark a (nested) resource CHECK_FAILED, so that the next stack update replaces it (how Heat heals)."""
+        stack_link = next(link["href"] for link in resource["links"] if link["rel"] == "stack")
+        url = "/stacks/" + stack_link.split("/stacks/", 1)[1] + "/resources/" + resource["resource_name"]
+        self._call("mark unhealthy", "resource " + resource["resource_name"], "patch", url,
+                   json={"mark_unhealthy": True, "resource_status_reason": reason})
+
+    def pause(self, seconds=0.25):
+        self._sleeper(seconds)
+
+    # -- waits ---------------------------------------------------------------------------------
+
+    def wait(self, stack, action, marker, timeout, progress=None):
+        """Follow the stack's events after ``marker`` until the stack's own terminal event of ``action``.
+
+        Returns the stack; VimError with Heat's reason when it FAILED, OperationTimeout when time runs out.
+        ``progress["events"]`` collects ``"<resource> <status>: <reason>"`` lines as they come.
+        """
+        end = self._clock() + timeout
+        seen = progress.setdefault("events", []) if progress is not None else []
+        while True:
+            for event in self.events(stack, marker):
+                marker = event["id"]
+                seen.append("{0} {1}: {2}".format(event["resource_name"], event["resource_status"], event.get("resource_status_reason") or ""))
+                if event.get("physical_resource_id") != stack["id"] or event["resource_name"] != stack["stack_name"]:
+                    continue
+                event_action, _sep, status = event["resource_status"].partition("_")
+                if status not in TERMINAL:
+                    continue
+                current = self.get(stack)
+                if status == "FAILED" or event_action != action:
+                    raise VimError(action.lower(), "stack " + stack["stack_name"], current.get("stack_status_reason") or event.get("resource_status_reason"))
+                return current
+            if self._clock() >= end:
+                raise OperationTimeout("stack {0} to {1}".format(stack["stack_name"], action.lower()), timeout)
+            self._sleeper(min(self.sleep, max(0.0, end - self._clock())))
+
+    def wait_deleted(self, stack, timeout):
+        """Until the stack has left the list (its name stays reserved until then); VimError on DELETE_FAILED."""
+        end = self._clock() + timeout
+        while True:
+            listed = [item for item in self.list(name=stack["stack_name"]) if item["id"] == stack["id"]]
+            if not listed:
+                return
+            if listed[0]["stack_status"] == "DELETE_FAILED":
+                raise VimError("delete", "stack " + stack["stack_name"], listed[0].get("stack_status_reason"))
+            if self._clock() >= end:
+                raise OperationTimeout("stack {0} to be deleted".format(stack["stack_name"]), timeout)
+            self._sleeper(min(self.sleep, max(0.0, end - self._clock())))
+
+
+def _explain(response):
+    try:
+        body = response.json()
+    except ValueError:
+        return "HTTP {0}: {1}".format(response.status_code, response.text[:500])
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict) and error.get("message"):
+        return error["message"].strip()
+    return "HTTP {0}: {1}".format(response.status_code, json.dumps(body)[:500])

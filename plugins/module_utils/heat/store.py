@@ -1,0 +1,153 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""VnfInstance records kept in the VNF's own Heat stack.
+
+Each VNF instance is one stack, named ``vnf-<instance id>`` (as Tacker names them) and tagged
+``vnflcm`` and ``vnflcm-name-<hash of the instance name>``, so it is found by id (the name) or by
+instance name (the tag) without any other database.
+
+The record (the VnfInstance and its recent VnfLcmOpOccs) is the metadata of one resource of the top
+template, ``vnflcm_record``, an ``OS::Heat::WaitConditionHandle`` that nothing else uses. It is written
+by signalling that resource (``POST .../resources/vnflcm_record/signal``), which is not a stack
+update: it works in every stack state (also after a failed create or update, where a stack update
+would re-attempt the failed resources), costs one call, and the metadata stays through every stack
+update because the resource itself never changes. ``openstack stack resource metadata show <stack>
+vnflcm_record`` shows it. The record's ``version`` counter detects a concurrent writer.
+
+Before the stack exists (the op occ of an instantiate is PROCESSING before the create), the record is
+kept in memory and written as soon as the driver has created the stack (:meth:`attach`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import RecordStore
+
+RECORD_RESOURCE = "vnflcm_record"
+RECORD_TYPE = "OS::Heat::WaitConditionHandle"
+SIGNAL_ID = "record"
+TAG = "vnflcm"
+STACK_PREFIX = "vnf-"
+# Signals are handled asynchronously by the engine: how often to look for a write to show.
+READ_BACK_ATTEMPTS = 20
+
+
+def stack_name(instance_id):
+    return STACK_PREFIX + instance_id
+
+
+def name_tag(name):
+    """A tag for the instance name: Heat tags cannot hold every character a name may have."""
+    return "vnflcm-name-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
+
+
+def stack_tags(instance):
+    tags = [TAG]
+    if instance.get("vnfInstanceName"):
+        tags.append(name_tag(instance["vnfInstanceName"]))
+    return tags
+
+
+def with_record_resource(template):
+    """The top template plus the record's resource (unreferenced, so Heat never updates it)."""
+    result = dict(template)
+    result["resources"] = dict(template.get("resources") or {})
+    result["resources"][RECORD_RESOURCE] = {"type": RECORD_TYPE}
+    return result
+
+
+def encode(instance, op_occs, version):
+    return json.dumps({"version": version, "vnfInstance": instance, "vnfLcmOpOccs": op_occs}, sort_keys=True, separators=(",", ":"))
+
+
+def decode(metadata):
+    """``(instance, op_occs, version)`` from the handle's metadata, or None when nothing was written yet."""
+    entry = (metadata or {}).get(SIGNAL_ID)
+    if not entry or not entry.get("data"):
+        return None
+    data = json.loads(entry["data"])
+    return data["vnfInstance"], data.get("vnfLcmOpOccs") or [], data["version"]
+
+
+class HeatRecordStore(RecordStore):
+    """Records in the stacks of one project (``stacks``: a heat.stack.Stacks)."""
+
+    def __init__(self, stacks, stack=None):
+        self.stacks = stacks
+        self.stack = stack
+        self.pending = None
+        # engine.run goes on with the version save() gave for the in-memory record; attach() maps it.
+        self._aliases = {}
+
+    def find(self, instance_id=None, name=None):
+        """``(instance, op_occs, version)`` of the instance with this id (else name), or None; sets :attr:`stack`."""
+        for stack in self._candidates(instance_id, name):
+            found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
+            if found and (instance_id in (None, found[0]["id"])) and (instance_id or found[0].get("vnfInstanceName") == name):
+                self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
+                return found
+        return None
+
+    def _candidates(self, instance_id, name):
+        if instance_id:
+            stack = self.stacks.find(stack_name(instance_id))
+            return [stack] if stack else []
+        if name:
+            return self.stacks.list(tags=name_tag(name))
+        return []
+
+    def list(self):
+        """Every record of the project: ``[(instance, op_occs, version)]``."""
+        records = []
+        for stack in self.stacks.list(tags=TAG):
+            if stack["stack_status"].startswith("DELETE"):
+                continue
+            found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
+            if found:
+                records.append(found)
+        return records
+
+    def save(self, instance, op_occs, version):
+        if self.stack is None:
+            # The stack (and so the record's home) is created by the operation itself.
+            self.pending = (instance, op_occs)
+            return 0 if version is None else version
+        version = self._aliases.get(version, version)
+        current = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
+        current_version = current[2] if current else 0
+        if version is not None and current_version != version:
+            raise ConflictError("save", "the record of VNF instance {0}".format(instance["id"]),
+                                "another operation wrote it meanwhile (version {0}, expected {1})".format(current_version, version))
+        new_version = current_version + 1
+        self._write(instance, op_occs, new_version)
+        return new_version
+
+    def attach(self, stack):
+        """The stack exists now: the record kept in memory so far goes into it. Returns the version."""
+        self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
+        if self.pending is None:
+            return 0
+        instance, op_occs = self.pending
+        self.pending = None
+        self._aliases[0] = self.save(instance, op_occs, None)
+        return self._aliases[0]
+
+    def _write(self, instance, op_occs, version):
+        state = op_occs[0]["operationState"] if op_occs else instance.get("instantiationState")
+        details = {"id": SIGNAL_ID, "status": "SUCCESS", "data": encode(instance, op_occs, version),
+                   "reason": "vnflcm record v{0} {1}".format(version, state)}
+        self.stacks.signal(self.stack, RECORD_RESOURCE, details)
+        for _attempt in range(READ_BACK_ATTEMPTS):
+            written = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
+            if written and written[2] >= version:
+                return
+            self.stacks.pause()
+        raise VimError("save", "the record of VNF instance {0}".format(instance["id"]), "Heat did not store the signal of {0}".format(RECORD_RESOURCE))
+
+    def delete(self, instance, version):
+        """The record goes with its stack: the driver deletes the stack; nothing else to remove."""
+        self.stack = None

@@ -1,0 +1,295 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Tier 2: the LCM modules on the OpenStack lab with Tacker's userdata_standard package, run through ansible-playbook.
+
+Nova, Neutron, Cinder and Glance are real services here (Nova with its fake driver), so what the tests
+read back from them is what Heat really built. The lifecycle tests run in file order on one VNF
+instance (instantiate, re-run, scale, heal, terminate); the others use their own instances.
+The package's VDU2 needs a Cinder volume type (admin only), so the modules run as the lab's admin.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import os
+import re
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.tier2
+
+CLOUD = "nfvlab-admin"
+IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image")
+
+
+def ip_config(subnet=None):
+    address = {"type": "IPV4", "numDynamicAddresses": 1}
+    if subnet:
+        address["subnetId"] = subnet
+    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
+
+
+# Done when 1: VDU1_CP1 and VDU2_CP1 on net0, VDU2_CP1 with a fixed subnet.
+REQUEST = {
+    "flavourId": "simple",
+    "instantiationLevelId": "instantiation_level_1",
+    "extVirtualLinks": [{
+        "id": "ext-net0",
+        "resourceId": "net0",
+        "extCps": [
+            {"cpdId": "VDU1_CP1", "cpConfig": {"VDU1_CP1_1": ip_config()}},
+            {"cpdId": "VDU2_CP1", "cpConfig": {"VDU2_CP1_1": ip_config(subnet="net0-subnet")}},
+        ],
+    }],
+}
+
+
+@pytest.fixture(scope="module")
+def lab(tier2_lab, admin_conn):
+    """The tier-2 lab with the Glance images the package's VDUs name, and the env the modules read clouds.yaml from."""
+    for name in IMAGES:
+        if admin_conn.image.find_image(name) is None:
+            admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
+                                          data=io.BytesIO(b"\0" * 1024))
+    previous = os.environ.get("OS_CLIENT_CONFIG_FILE")
+    os.environ["OS_CLIENT_CONFIG_FILE"] = str(tier2_lab.clouds_yaml)
+    yield tier2_lab
+    if previous is None:
+        os.environ.pop("OS_CLIENT_CONFIG_FILE", None)
+    else:
+        os.environ["OS_CLIENT_CONFIG_FILE"] = previous
+
+
+@pytest.fixture
+def package(tacker_packages):
+    return os.path.join(tacker_packages, "userdata_standard")
+
+
+def heat_writes(lab, stack_name):
+    """Writes (POST/PATCH/PUT/DELETE) Heat logged for one stack: Heat's own request log."""
+    log = (lab.state_dir / "log" / "heat.log").read_text(errors="replace")
+    return [line for line in log.splitlines() if re.search(r'"(POST|PATCH|PUT|DELETE) /v1/[^/]+/stacks/{0}[/ ]'.format(re.escape(stack_name)), line)]
+
+
+def stack_updates(lab, stack_name):
+    return [line for line in heat_writes(lab, stack_name) if '"PATCH ' in line or '"PUT ' in line]
+
+
+def servers_of(conn, result):
+    info = result["vnf_instance"]["instantiatedVnfInfo"]
+    return {item["computeResource"]["resourceId"]: item for item in info["vnfcResourceInfo"]}
+
+
+def ports_by_network(conn, server_id):
+    return sorted(conn.network.get_network(port.network_id).name for port in conn.network.ports(device_id=server_id))
+
+
+def stacks_named(conn, name):
+    return [stack for stack in conn.orchestration.stacks() if stack.name == name]
+
+
+class Flow:
+    """State the ordered lifecycle tests hand on."""
+    name = "vnf-lcm-" + uuid.uuid4().hex[:6]
+    result = None
+
+
+def instantiate(ansible_task, package, name, request, **extra):
+    return ansible_task("vnf_instantiate", dict({"package": package, "vnf_instance_name": name, "request": request, "cloud": CLOUD,
+                                                 "wait_timeout": 600}, **extra.pop("args", {})), **extra)
+
+
+def test_check_mode_plans_and_creates_nothing(lab, admin_conn, ansible_task, package):
+    result = instantiate(ansible_task, package, Flow.name, REQUEST, check=True, diff=True)
+    assert not result.get("failed"), result.get("msg")
+    plan = result["plan"]
+    assert {"VDU1-0", "VDU2-0", "internalVL1", "internalVL2", "vnflcm_record"} <= set(plan["resources"])
+    assert plan["nfv"]["VDU"]["VDU1-0"]["computeFlavourId"] == "m1.tiny"
+    assert plan["nfv"]["CP"]["VDU2_CP1-0"] == {"network": "net0", "fixed_ips": [{"subnet": "net0-subnet"}]}
+    assert any(line.startswith("VDU1 (OS::Nova::Server)") or "VDU1 (OS::Nova::Server)" in line for line in plan["preview"])
+    assert result["diff"]["after"]["instantiationState"] == "INSTANTIATED"
+    assert stacks_named(admin_conn, plan["stack_name"]) == []
+    assert "secret" not in str(result)
+
+
+def test_instantiate_level_1(lab, admin_conn, ansible_task, package):
+    result = instantiate(ansible_task, package, Flow.name, REQUEST)
+    assert not result.get("failed"), result.get("msg")
+    assert result["changed"] and result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    Flow.result = result
+    info = result["vnf_instance"]["instantiatedVnfInfo"]
+    by_vdu = {item["vduId"]: item for item in info["vnfcResourceInfo"]}
+    assert sorted(item["vduId"] for item in info["vnfcResourceInfo"]) == ["VDU1", "VDU2"]
+    vdu1 = admin_conn.compute.get_server(by_vdu["VDU1"]["computeResource"]["resourceId"])
+    vdu2 = admin_conn.compute.get_server(by_vdu["VDU2"]["computeResource"]["resourceId"])
+    # VDU1's template takes its name from nfv (none given: Heat names it <stack>-VDU1-0-...-VDU1); VDU2's is fixed.
+    assert (vdu1.name.endswith("-VDU1-0-") or "-VDU1-0-" in vdu1.name, vdu1.status, vdu1.flavor["original_name"]) == (True, "ACTIVE", "m1.tiny")
+    assert (vdu2.name, vdu2.status) == ("VDU2", "ACTIVE")
+    stack_name = info["metadata"]["stack_name"]
+    nets = {net.name: net for net in admin_conn.network.networks()}
+    internal = {name for name in nets if name.startswith(stack_name + "-internalVL")}
+    assert len(internal) == 2
+    for server in (vdu1, vdu2):
+        names = ports_by_network(admin_conn, server.id)
+        assert names.count("net0") == 1 and sum(name.startswith(stack_name + "-internalVL") for name in names) == 2 and len(names) == 3
+    vdu2_net0 = [port for port in admin_conn.network.ports(device_id=vdu2.id) if port.network_id == nets["net0"].id][0]
+    assert vdu2_net0.fixed_ips[0]["subnet_id"] == admin_conn.network.find_subnet("net0-subnet").id
+    assert {cp["cpdId"] for cp in by_vdu["VDU1"]["vnfcCpInfo"]} == {"VDU1_CP1", "VDU1_CP2", "VDU1_CP3"}
+    assert by_vdu["VDU2"]["storageResourceIds"] and info["virtualStorageResourceInfo"]
+    ext_ports = {port["id"] for port in info["extVirtualLinkInfo"][0]["extLinkPorts"]}
+    assert vdu2_net0.id in ext_ports and len(ext_ports) == 2
+    assert sorted(link["vnfVirtualLinkDescId"] for link in info["vnfVirtualLinkResourceInfo"]) == ["internalVL1", "internalVL2"]
+    assert info["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 0}]
+    # The record is kept with the stack: vnf_info reads it back from Heat.
+    listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": Flow.name})
+    assert [item["id"] for item in listed["vnf_instances"]] == [result["vnf_instance"]["id"]]
+    assert listed["vnf_instances"][0]["instantiatedVnfInfo"]["vnfcResourceInfo"] == info["vnfcResourceInfo"]
+
+
+def test_rerun_changes_nothing(lab, ansible_task, package):
+    stack_name = Flow.result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"]
+    writes = len(heat_writes(lab, stack_name))
+    result = instantiate(ansible_task, package, Flow.name, REQUEST)
+    assert not result.get("failed"), result.get("msg")
+    assert result["changed"] is False
+    assert result["api_calls"]["heat_write"] == 0
+    assert len(heat_writes(lab, stack_name)) == writes
+
+
+def test_scale_out_beyond_and_in(lab, admin_conn, ansible_task):
+    stack_name = Flow.result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"]
+    base = {"cloud": CLOUD, "vnf_instance_name": Flow.name}
+    out = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 1}))
+    assert not out.get("failed"), out.get("msg")
+    vdu1 = [item for item in servers_of(admin_conn, out).values() if item["vduId"] == "VDU1"]
+    assert len(vdu1) == 2 and {item["metadata"]["stackResource"] for item in vdu1} == {"VDU1-0", "VDU1-1"}
+    assert all(admin_conn.compute.get_server(item["computeResource"]["resourceId"]).status == "ACTIVE" for item in vdu1)
+    assert out["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"][0]["scaleLevel"] == 1
+
+    updates = len(stack_updates(lab, stack_name))
+    beyond = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 2}))
+    assert beyond.get("failed") and "numberOfSteps" in beyond["msg"]
+    assert len(stack_updates(lab, stack_name)) == updates
+
+    scale_in = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_IN", "aspectId": "VDU1_scale"}))
+    assert not scale_in.get("failed"), scale_in.get("msg")
+    left = [item for item in servers_of(admin_conn, scale_in).values() if item["vduId"] == "VDU1"]
+    assert [item["metadata"]["stackResource"] for item in left] == ["VDU1-0"]
+    newest = [item for item in vdu1 if item["metadata"]["stackResource"] == "VDU1-1"][0]["computeResource"]["resourceId"]
+    assert admin_conn.compute.find_server(newest) is None
+    Flow.result = scale_in
+
+
+def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
+    base = {"cloud": CLOUD, "vnf_instance_name": Flow.name}
+    info = Flow.result["vnf_instance"]["instantiatedVnfInfo"]
+    vnfc = [item for item in info["vnfcInfo"] if item["vduId"] == "VDU1"][0]
+    vdu2_before = [item for item in info["vnfcInfo"] if item["vduId"] == "VDU2"][0]["vnfcResourceInfoId"]
+    healed = ansible_task("vnf_heal", dict(base, request={"vnfcInstanceId": [vnfc["id"]]}))
+    assert not healed.get("failed"), healed.get("msg")
+    after = healed["vnf_instance"]["instantiatedVnfInfo"]
+    new_vdu1 = [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU1"][0]["id"]
+    assert new_vdu1 != vnfc["vnfcResourceInfoId"]
+    assert admin_conn.compute.get_server(new_vdu1).status == "ACTIVE"
+    assert admin_conn.compute.find_server(vnfc["vnfcResourceInfoId"]) is None
+    assert [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU2"][0]["id"] == vdu2_before
+
+    stack_name = after["metadata"]["stack_name"]
+    servers = [item["id"] for item in after["vnfcResourceInfo"]]
+    ports = [port.id for server in servers for port in admin_conn.network.ports(device_id=server)]
+    lab_nets = sorted(net.id for net in admin_conn.network.networks(name="net0")) + sorted(net.id for net in admin_conn.network.networks(name="net1"))
+    done = ansible_task("vnf_terminate", dict(base, request={"terminationType": "GRACEFUL", "gracefulTerminationTimeout": 30}))
+    assert not done.get("failed"), done.get("msg")
+    assert done["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert stacks_named(admin_conn, stack_name) == []
+    assert all(admin_conn.compute.find_server(server) is None for server in servers)
+    assert all(admin_conn.network.find_port(port) is None for port in ports)
+    assert not [net for net in admin_conn.network.networks() if net.name.startswith(stack_name)]
+    assert sorted(net.id for net in admin_conn.network.networks(name="net0")) + sorted(net.id for net in admin_conn.network.networks(name="net1")) == lab_nets
+    again = ansible_task("vnf_terminate", base)
+    assert again["changed"] is False and not again.get("failed")
+
+
+def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package):
+    name = "vnf-lcm-l2-" + uuid.uuid4().hex[:6]
+    network = admin_conn.network.create_network(name=name + "-vl1")
+    admin_conn.network.create_subnet(network_id=network.id, ip_version=4, cidr="192.168.33.0/24")
+    request = copy.deepcopy(REQUEST)
+    request["instantiationLevelId"] = "instantiation_level_2"
+    request["extManagedVirtualLinks"] = [{"id": "mvl1", "vnfVirtualLinkDescId": "internalVL1", "resourceId": network.id}]
+    try:
+        result = instantiate(ansible_task, package, name, request)
+        assert not result.get("failed"), result.get("msg")
+        info = result["vnf_instance"]["instantiatedVnfInfo"]
+        assert sorted(item["vduId"] for item in info["vnfcResourceInfo"]) == ["VDU1", "VDU1", "VDU2"]
+        stack_name = info["metadata"]["stack_name"]
+        own = sorted(net.name for net in admin_conn.network.networks() if net.name.startswith(stack_name))
+        assert not [net for net in own if "-internalVL1-" in net] and len([net for net in own if "-internalVL2-" in net]) == 1
+        on_vl1 = {port.device_id for port in admin_conn.network.ports(network_id=network.id)}
+        assert on_vl1 == {item["id"] for item in info["vnfcResourceInfo"]}
+        vl1 = [link for link in info["vnfVirtualLinkResourceInfo"] if link["vnfVirtualLinkDescId"] == "internalVL1"][0]
+        assert vl1["networkResource"]["resourceId"] == network.id and len(vl1["vnfLinkPorts"]) == 3
+    finally:
+        done = ansible_task("vnf_terminate", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"terminationType": "FORCEFUL"}})
+        assert not done.get("failed"), done.get("msg")
+        admin_conn.network.delete_network(network.id)
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda r: r.update(flavourId="nope"), "flavourId"),
+    (lambda r: r["extVirtualLinks"][0]["extCps"][0].update(cpdId="VDU9_CP1"), "extVirtualLinks[0].extCps[0].cpdId"),
+    (lambda r: r["extVirtualLinks"][0].update(resourceId="no-such-net"), "extVirtualLinks[0].resourceId"),
+    (lambda r: r["extVirtualLinks"][0]["extCps"][1]["cpConfig"]["VDU2_CP1_1"]["cpProtocolData"][0]["ipOverEthernet"]["ipAddresses"][0].update(
+        subnetId="no-such-subnet"), "subnetId"),
+    (lambda r: r.update(additionalParams={"nfv": {"VDU": {"VDU1-0": {"vcImageId": "no-such-image"}}}}), "additionalParams.nfv.VDU.VDU1-0.vcImageId"),
+])
+def test_bad_input_is_refused_before_any_stack(lab, admin_conn, ansible_task, package, change, field):
+    request = copy.deepcopy(REQUEST)
+    change(request)
+    before = {stack.name for stack in admin_conn.orchestration.stacks()}
+    result = instantiate(ansible_task, package, "vnf-lcm-bad-" + uuid.uuid4().hex[:6], request)
+    assert result.get("failed") and field in result["msg"], result.get("msg")
+    assert {stack.name for stack in admin_conn.orchestration.stacks()} == before
+
+
+def test_missing_image_and_missing_basehot(lab, admin_conn, ansible_task, package, tmp_path):
+    # A BaseHOT missing for the flavour: a copy of the package without BaseHOT/simple.
+    import shutil
+    copied = tmp_path / "userdata_standard"
+    shutil.copytree(package, copied)
+    shutil.rmtree(copied / "BaseHOT")
+    before = {stack.name for stack in admin_conn.orchestration.stacks()}
+    result = instantiate(ansible_task, str(copied), "vnf-lcm-bad-" + uuid.uuid4().hex[:6], REQUEST)
+    assert result.get("failed") and "flavourId" in result["msg"] and "BaseHOT" in result["msg"], result.get("msg")
+    # An image Glance lacks, named by the VNFD.
+    vnfd = copied / "Definitions" / "v2_sample3_df_simple.yaml"
+    shutil.copytree(package + "/BaseHOT", copied / "BaseHOT")
+    vnfd.write_text(vnfd.read_text().replace("name: cirros-0.5.2-x86_64-disk", "name: no-such-image-in-glance"))
+    result = instantiate(ansible_task, str(copied), "vnf-lcm-bad-" + uuid.uuid4().hex[:6], REQUEST)
+    assert result.get("failed") and "VDU1.sw_image_data.name" in result["msg"], result.get("msg")
+    assert {stack.name for stack in admin_conn.orchestration.stacks()} == before
+
+
+def test_failed_create_is_failed_temp_with_heats_reason_then_rolled_back(lab, admin_conn, ansible_task, package):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vim
+
+    name = "vnf-lcm-fail-" + uuid.uuid4().hex[:6]
+    request = copy.deepcopy(REQUEST)
+    # A subnet of another network, given through additionalParams.nfv (not checked up front): Neutron refuses the port.
+    request["additionalParams"] = {"nfv": {"CP": {"VDU2_CP1-0": {"fixed_ips": [{"subnet": "net1-subnet"}]}}}}
+    result = instantiate(ansible_task, package, name, request)
+    assert result.get("failed")
+    occ = result["vnf_lcm_op_occ"]
+    assert occ["operationState"] == "FAILED_TEMP"
+    assert "Failed to create stack" in occ["error"]["detail"] and "VDU2_CP1" in occ["error"]["detail"], occ["error"]
+    listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
+    assert [item["operationState"] for item in listed["vnf_lcm_op_occs"]] == ["FAILED_TEMP"]
+    stack_name = "vnf-" + occ["vnfInstanceId"]
+    assert len(stacks_named(admin_conn, stack_name)) == 1
+    # vnf_lcm_op_occ's OpenStack path (vim.heat_resume): rollback deletes the stack.
+    done = vim.heat_resume({"cloud": CLOUD, "interface": "public", "vnf_instance_name": name, "action": "rollback"})
+    assert done["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert stacks_named(admin_conn, stack_name) == []

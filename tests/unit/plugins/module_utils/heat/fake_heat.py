@@ -1,0 +1,45 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""An in-memory stand-in for heat.stack.Stacks (unit tests only): stacks, record metadata and the writes made."""
+
+from __future__ import annotations
+
+
+class FakeStacks:
+    def __init__(self):
+        self.stacks = {}
+        self.metadata = {}
+        self.writes = []
+
+    def add(self, name, stack_id, tags=()):
+        self.stacks[stack_id] = {"stack_name": name, "id": stack_id, "tags": list(tags), "stack_status": "CREATE_COMPLETE"}
+        return {"stack_name": name, "id": stack_id}
+
+    def list(self, **filters):
+        found = list(self.stacks.values())
+        if "name" in filters:
+            found = [stack for stack in found if stack["stack_name"] == filters["name"]]
+        if "tags" in filters:
+            found = [stack for stack in found if filters["tags"] in stack["tags"]]
+        return found
+
+    def find(self, name):
+        found = self.list(name=name)
+        return found[0] if found else None
+
+    def resource_metadata(self, stack, resource):
+        return self.metadata.get((stack["id"], resource), {})
+
+    def signal(self, stack, resource, details):
+        self.writes.append(("signal", stack["stack_name"], resource))
+        self.metadata.setdefault((stack["id"], resource), {})[details["id"]] = {"status": details["status"], "data": details["data"]}
+
+    def pause(self, seconds=0.25):
+        pass
+
+    def __getattr__(self, name):
+        # Any other call (create, patch, delete, ...) is a write the test can see.
+        def write(*args, **kwargs):
+            self.writes.append((name,) + args)
+        return write

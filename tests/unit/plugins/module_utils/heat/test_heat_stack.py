@@ -1,0 +1,58 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks, encode_parameters
+
+STACK = {"stack_name": "vnf-1", "id": "s1"}
+
+
+def event(event_id, name, status, physical="s1", reason=""):
+    return {"id": event_id, "resource_name": name, "resource_status": status, "physical_resource_id": physical, "resource_status_reason": reason}
+
+
+class Scripted(Stacks):
+    """Stacks whose event list grows by one batch per poll."""
+
+    def __init__(self, batches, status=None):
+        self.clock = [0.0]
+        super().__init__(None, sleep=1, clock=lambda: self.clock[0], sleeper=lambda s: self.clock.__setitem__(0, self.clock[0] + s))
+        self.batches = list(batches)
+        self.status = status or {"stack_status": "UPDATE_COMPLETE"}
+        self.markers = []
+
+    def events(self, stack, marker=None):
+        self.markers.append(marker)
+        return self.batches.pop(0) if self.batches else []
+
+    def get(self, stack):
+        return self.status
+
+
+def test_wait_ends_on_the_stacks_own_new_terminal_event():
+    stacks = Scripted([[event("e1", "VDU1-1", "CREATE_COMPLETE", "x")], [event("e2", "vnf-1", "UPDATE_COMPLETE")]])
+    progress = {}
+    assert stacks.wait(STACK, "UPDATE", "e0", 60, progress)["stack_status"] == "UPDATE_COMPLETE"
+    assert stacks.markers == ["e0", "e1"]
+    assert progress["events"][0].startswith("VDU1-1 CREATE_COMPLETE")
+
+
+def test_wait_reports_heats_reason_on_failure():
+    stacks = Scripted([[event("e1", "vnf-1", "UPDATE_FAILED", reason="short")]],
+                      {"stack_status": "UPDATE_FAILED", "stack_status_reason": "Resource CREATE failed: quota"})
+    with pytest.raises(VimError, match="Failed to update stack vnf-1: Resource CREATE failed: quota"):
+        stacks.wait(STACK, "UPDATE", None, 60)
+
+
+def test_wait_times_out():
+    with pytest.raises(OperationTimeout, match="timed out after 5s"):
+        Scripted([]).wait(STACK, "CREATE", None, 5)
+
+
+def test_json_parameters_travel_as_text():
+    assert encode_parameters({"nfv": {"b": 1, "a": [1]}, "x": "y"}) == {"nfv": '{"a": [1], "b": 1}', "x": "y"}

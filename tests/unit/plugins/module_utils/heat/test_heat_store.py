@@ -1,0 +1,73 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import (
+    RECORD_RESOURCE,
+    RECORD_TYPE,
+    HeatRecordStore,
+    name_tag,
+    stack_name,
+    stack_tags,
+    with_record_resource,
+)
+
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+
+INSTANCE = {"id": "i-1", "vnfInstanceName": "my vnf/1", "instantiationState": "NOT_INSTANTIATED"}
+OCC = {"id": "o-1", "operationState": "PROCESSING"}
+
+
+def test_record_resource_is_added_without_touching_the_template():
+    template = {"resources": {"VDU1-0": {"type": "VDU1.yaml"}}}
+    result = with_record_resource(template)
+    assert result["resources"][RECORD_RESOURCE] == {"type": RECORD_TYPE}
+    assert RECORD_RESOURCE not in template["resources"]
+
+
+def test_tags_hold_a_hash_of_any_name():
+    tags = stack_tags(INSTANCE)
+    assert tags[0] == "vnflcm" and tags[1] == name_tag("my vnf/1")
+    assert "/" not in tags[1] and "," not in tags[1] and len(tags[1]) < 80
+
+
+def test_record_waits_in_memory_until_the_stack_exists():
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks)
+    version = store.save(INSTANCE, [OCC], None)
+    assert stacks.writes == []
+    store.attach(stacks.add(stack_name("i-1"), "s-1", stack_tags(INSTANCE)))
+    assert stacks.writes == [("signal", "vnf-i-1", RECORD_RESOURCE)]
+    # engine.run goes on with the version of the in-memory save: it must be accepted.
+    done = dict(OCC, operationState="COMPLETED")
+    store.save(dict(INSTANCE, instantiationState="INSTANTIATED"), [done], version)
+    found = HeatRecordStore(stacks).find(name="my vnf/1")
+    assert found[0]["instantiationState"] == "INSTANTIATED" and found[1] == [done] and found[2] == 2
+
+
+def test_find_by_id_and_by_name_and_list():
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", stack_tags(INSTANCE)))
+    store.save(INSTANCE, [OCC], None)
+    other = dict(INSTANCE, id="i-2", vnfInstanceName="other")
+    HeatRecordStore(stacks, stacks.add("vnf-i-2", "s-2", stack_tags(other))).save(other, [], None)
+    assert HeatRecordStore(stacks).find("i-1")[0]["id"] == "i-1"
+    assert HeatRecordStore(stacks).find(name="other")[0]["id"] == "i-2"
+    assert HeatRecordStore(stacks).find(name="nobody") is None
+    assert HeatRecordStore(stacks).find("i-3") is None
+    assert sorted(item[0]["id"] for item in HeatRecordStore(stacks).list()) == ["i-1", "i-2"]
+
+
+def test_a_concurrent_writer_is_detected():
+    stacks = FakeStacks()
+    stack = stacks.add("vnf-i-1", "s-1", stack_tags(INSTANCE))
+    first = HeatRecordStore(stacks, stack)
+    version = first.save(INSTANCE, [OCC], None)
+    HeatRecordStore(stacks, stack).save(INSTANCE, [OCC], version)
+    with pytest.raises(ConflictError, match="another operation"):
+        first.save(INSTANCE, [OCC], version)

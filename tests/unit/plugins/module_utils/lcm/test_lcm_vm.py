@@ -1,0 +1,82 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The Heat driver's planning: what it decides before any write (no cloud: the stacks are in memory)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+
+
+def test_scale_in_removes_the_newest_and_scale_out_takes_the_next_index():
+    assert vm.rescaled({"VDU1": [0, 1, 2], "VDU2": [0]}, {"VDU1": 2}) == {"VDU1": [0, 1], "VDU2": [0]}
+    assert vm.rescaled({"VDU1": [0, 2]}, {"VDU1": 3}) == {"VDU1": [0, 2, 3]}
+
+
+def test_image_names_become_glance_ids():
+    nfv = {"VDU": {"VDU1-0": {"vcImageId": "cirros"}, "VDU2-0": {"computeFlavourId": "m1"}}}
+    assert vm.with_image_ids(nfv, {"cirros": "id-1"})["VDU"]["VDU1-0"]["vcImageId"] == "id-1"
+    assert nfv["VDU"]["VDU1-0"]["vcImageId"] == "cirros"
+
+
+@pytest.fixture
+def instantiated(fixtures_dir):
+    """An INSTANTIATED record as plan_instantiate leaves it (level 1), in a fake stack."""
+    with load_package(os.path.join(fixtures_dir, "userdata_standard")) as package:
+        base, _files = heat_template.load_base_hot(package, "simple")
+        flavour = package.flavour("simple")
+    request = {"flavourId": "simple", "extVirtualLinks": [{"id": "e", "resourceId": "net0", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c": {}}}]}]}
+    private = {"flavour": flavour, "base_template": base, "request": request, "vnfcs": {"VDU1": [0], "VDU2": [0]}, "images": {}}
+    instance = {"id": "i-1", "vnfInstanceName": "v", "instantiationState": "INSTANTIATED", "instantiatedVnfInfo": {
+        "flavourId": "simple", "scaleStatus": [{"aspectId": "VDU1_scale", "scaleLevel": 0}],
+        "vnfcResourceInfo": [], "vnfcInfo": [], "metadata": {"stack_id": "s-1", "stack_name": "vnf-i-1", PRIVATE: private}}}
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
+    version = store.save(instance, [], None)
+    stacks.writes.clear()
+    return vm.HeatVim.__new__(vm.HeatVim), stacks, store, (instance, [], version)
+
+
+def with_stacks(vim, stacks):
+    vim.stacks, vim.conn, vim.vim_id = stacks, None, None
+    return vim
+
+
+def test_scale_plans_one_more_vnfc_and_writes_nothing_in_check_mode(instantiated):
+    vim, stacks, store, found = instantiated
+    operation = vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+    assert operation.plan["vnfcs"]["VDU1"] == [0, 1] and operation.plan["summary"]["added"] == ["VDU1-1"]
+    assert "VDU1-1: create" in operation.plan["lines"]
+    result = engine.run(operation, check_mode=True)
+    assert result["changed"] and stacks.writes == []
+
+
+def test_scale_beyond_the_maximum_fails_before_any_write(instantiated):
+    vim, stacks, store, found = instantiated
+    with pytest.raises(ValidationError, match="numberOfSteps"):
+        vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 3})
+    assert stacks.writes == []
+
+
+def test_heal_and_terminate_cannot_be_rolled_back(instantiated):
+    vim, stacks, store, found = instantiated
+    with pytest.raises(ConflictError, match="no rollback of HEAL"):
+        vm.plan_resume(with_stacks(vim, stacks), store, found, {"id": "o", "operation": "HEAL", "operationParams": {}}, "rollback")
+
+
+def test_scale_rollback_restores_the_recorded_count(instantiated):
+    vim, stacks, store, found = instantiated
+    operation = vm.plan_resume(with_stacks(vim, stacks), store, found,
+                               {"id": "o", "operation": "SCALE", "operationParams": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, "rollback")
+    assert operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]} and operation.plan["to_level"] == 0
