@@ -349,21 +349,19 @@ def plan_scale_rollback(api, store, found, failed, waits=None):
 
 def plan_instantiate_rollback(api, store, found, failed, package, waits=None):
     """Undo a FAILED_TEMP instantiate: delete what it created (objects of its def files that carry the instance's labels)."""
+    waits = waits or Waits()
     instance, op_occs, version = found
     request = failed.get("operationParams") or {}
     records = resolve_namespace(instance_namespace(instance), load_manifests(package, request), api.is_namespaced, allow_cluster_scoped=True)["manifests"]
-    created = [ref(record["object"]) for record in records if record["object"]["kind"] != "Namespace"]
-    state = {"instantiatedVnfInfo": {"metadata": {"namespace": instance_namespace(instance), PRIVATE: {"resources": created}}}}
-    undo = plan_terminate(api, store, (dict(instance, instantiationState=INSTANTIATED, **state), op_occs, version), None, waits)
-    execute = undo.execute
+    # A Namespace it created stays: the record (the instance, NOT_INSTANTIATED) lives there.
+    created = sort_for_delete([ref(record["object"]) for record in records if record["object"]["kind"] != "Namespace"])
+    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "delete": created}
 
-    def rolled_back(progress):
-        execute(progress)
-        progress.pop("delete_record", None)  # the record stays: the instance exists, NOT_INSTANTIATED
+    def execute(progress):
+        delete_owned(api, instance["id"], created, None, waits, progress)
         return instance
 
-    return Operation("INSTANTIATE", request, instance, dict(undo.plan, operation="INSTANTIATE", rollback_of=failed["id"]), store, op_occs, version,
-                     execute=rolled_back)
+    return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute)
 
 
 def level_diff(aspect_id, before, after):
@@ -451,6 +449,21 @@ def fresh_pod(live):
     return {"apiVersion": "v1", "kind": "Pod", "metadata": keep, "spec": spec}
 
 
+def delete_owned(api, instance_id, resources, grace, waits, progress):
+    """Delete those of ``resources`` (record references, in delete order) that carry the instance's labels; wait until gone."""
+    deleted = progress.setdefault("deleted", [])
+    for item in resources:
+        live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
+        if live is None or not is_owned_by(live, instance_id):
+            continue
+        api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
+        deleted.append(item)
+    if waits.enabled:
+        wait_gone(api, [{"apiVersion": i["apiVersion"], "kind": i["kind"], "metadata": {"name": i["name"], "namespace": i.get("namespace")}}
+                        for i in deleted], waits.deadline())
+    return deleted
+
+
 def plan_terminate(api, store, found, request, waits=None):
     """Delete what this instance created (ownership label checked), newest kinds first, and wait until it is gone."""
     waits = waits or Waits()
@@ -466,16 +479,7 @@ def plan_terminate(api, store, found, request, waits=None):
             "termination_type": request["terminationType"], "delete": resources}
 
     def execute(progress):
-        deleted = progress.setdefault("deleted", [])
-        for item in resources:
-            live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
-            if live is None or not is_owned_by(live, instance["id"]):
-                continue
-            api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
-            deleted.append(item)
-        if waits.enabled:
-            wait_gone(api, [{"apiVersion": i["apiVersion"], "kind": i["kind"], "metadata": {"name": i["name"], "namespace": i.get("namespace")}}
-                            for i in deleted], waits.deadline())
+        deleted = delete_owned(api, instance["id"], resources, grace, waits, progress)
         result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
         result["instantiationState"] = NOT_INSTANTIATED
         # The record lives in the namespace: when that goes, so does the record.

@@ -25,6 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     ACTION_RECREATE,
     ACTION_REPLACE_PODS,
     MODIFY_REQUEST,
+    config_objects,
     normalised_content,
     plan_container_update,
     with_images,
@@ -71,8 +72,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         update = plan_update(api, instance, package, paths, delete_removed)
         modified = with_deployed(modified, update)
     plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"],
-            "modifications": {key: modified.get(key) for key in sorted(set(modified) | set(instance))
-                              if key != "instantiatedVnfInfo" and modified.get(key) != instance.get(key)}}
+            "modifications": {key: modified.get(key) for key in changed_attributes(instance, modified)}}
     if update is not None:
         plan["container_update"] = update["plan"]
     changed = modified != instance
@@ -127,7 +127,13 @@ def plan_update(api, instance, package, paths, delete_removed):
     records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
     live = live_objects(api, namespace, instance["id"])
     plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
-    return {"plan": plan, "files": files, "target": target_manifests(deployed, records, plan), "new": records, "live": live}
+    return container_update(plan, files, target_manifests(deployed, records, plan), records, live)
+
+
+def container_update(plan, files, target, new_records, live):
+    """What carrying out a container-update ``plan`` needs besides it: the new def files, the manifests
+    deployed afterwards, and the ConfigMaps/Secrets by (kind, name), new and live."""
+    return {"plan": plan, "files": files, "target": target, "new_config": config_objects(new_records), "live_config": config_objects(live)}
 
 
 def with_deployed_replicas(records, deployed):
@@ -186,13 +192,17 @@ def with_deployed(instance, update):
     return result
 
 
+def changed_attributes(before, after):
+    """The VnfInstance attributes a modification changed (instantiatedVnfInfo is the VIM's, not the request's)."""
+    return [key for key in sorted(set(before) | set(after)) if key != "instantiatedVnfInfo" and before.get(key) != after.get(key)]
+
+
 def modify_diff(before, after, update):
     """Before/after of the modified attributes and of the ConfigMap data; Secret values are masked."""
-    keys = [key for key in sorted(set(before) | set(after)) if key != "instantiatedVnfInfo" and before.get(key) != after.get(key)]
+    keys = changed_attributes(before, after)
     diff = {"before": {key: before.get(key) for key in keys}, "after": {key: after.get(key) for key in keys}}
     if update is not None:
-        live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
-        new = {object_key(record): record["object"] for record in update["new"] if kind_of(record) in CONFIG_KINDS}
+        live, new = update["live_config"], update["new_config"]
         config = update["plan"]["configmaps_secrets"]
         for entry in config["update"] + config["create"]:
             key = (entry["kind"], entry["name"])
@@ -262,8 +272,7 @@ def replaced_pods(before, after_instance):
 
 def write_config(api, instance_id, namespace, update, progress):
     config = update["plan"]["configmaps_secrets"]
-    live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
-    new = {object_key(record): record["object"] for record in update["new"] if kind_of(record) in CONFIG_KINDS}
+    live, new = update["live_config"], update["new_config"]
     for entry in config["update"]:
         key = (entry["kind"], entry["name"])
         api.replace(with_content(live[key], new[key]))
@@ -293,7 +302,7 @@ def save_rollback(api, instance, update, op_occ_id):
     """Keep what the update replaces, before it is replaced; a retry keeps the first attempt's originals."""
     namespace = instance_namespace(instance)
     config = update["plan"]["configmaps_secrets"]
-    live = {object_key(obj): obj for obj in update["live"] if kind_of(obj) in CONFIG_KINDS}
+    live = update["live_config"]
     touched = [(entry["kind"], entry["name"]) for entry in config["update"] + config["delete"]]
     document = {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}
     existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
@@ -329,7 +338,7 @@ def plan_rollback(api, store, found, failed, waits=None):
         return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
     live = live_objects(api, namespace, instance["id"])
     originals = {object_key(obj): obj for obj in saved["config"]}
-    live_config = {object_key(obj): obj for obj in live if kind_of(obj) in CONFIG_KINDS}
+    live_config = config_objects(live)
     before = []
     for record in private_state(instance)["deployed"]:
         key = object_key(record)
@@ -341,7 +350,7 @@ def plan_rollback(api, store, found, failed, waits=None):
         before.append(record)
     restore = plan_container_update(saved["target"], before, live, None, True, MODIFY_REQUEST)
     plan["container_update"] = restore
-    update = {"plan": restore, "target": private_state(instance)["deployed"], "new": before, "live": live}
+    update = container_update(restore, None, private_state(instance)["deployed"], before, live)
 
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)

@@ -108,6 +108,34 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
     return result
 
 
+def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_mode=False, on_fail=None, now=utc_now):
+    """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
+
+    ``plan(failed)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
+    tidies up what the VIM keeps for a rollback that will now never come.
+    """
+    instance = found[0]
+    failed = find_op_occ(found[1], op_occ_id)
+    if failed["operationState"] != occ.FAILED_TEMP:
+        return already_ended(instance, failed, event)
+    if event != "fail":
+        return run(plan(failed), check_mode, diff_mode, now, resume=(event, failed))
+    if check_mode:
+        return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
+    if on_fail is not None:
+        on_fail(failed)
+    return fail(store, found, failed, now)
+
+
+def already_ended(instance, op_occ, event):
+    """An op occ that is no longer FAILED_TEMP: the action already happened (a re-run), or cannot."""
+    done = {"retry": occ.COMPLETED, "rollback": occ.ROLLED_BACK, "fail": occ.FAILED}[event]
+    if op_occ["operationState"] != done:
+        raise ConflictError(event, "operation occurrence {0}".format(op_occ["id"]),
+                            "it is {0}; only a FAILED_TEMP operation can be retried, rolled back or failed".format(op_occ["operationState"]))
+    return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": op_occ}
+
+
 def fail(store, found, failed, now=utc_now):
     """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes."""
     instance, op_occs, version = found

@@ -55,11 +55,8 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
 
 def modify(params, check_mode=False, diff_mode=False):
     """vnf_modify: the new package (when given) is read before anything else."""
-    if not params.get("package"):
-        return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, None, params["delete_removed"], waits),
-                           params, check_mode, diff_mode)
     # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
-    with load_package(params["package"]) as package:
+    with load_package(params["package"]) if params.get("package") else nullcontext() as package:
         return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
                            params, check_mode, diff_mode)
 
@@ -73,31 +70,22 @@ def resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
     api, namespace = kube_api(params)
     store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
-    failed = engine.find_op_occ(found[1], params.get("vnf_lcm_op_occ_id"))
-    event, operation_type = params["action"], failed["operation"]
-    if failed["operationState"] != "FAILED_TEMP":
-        return with_api_calls(unchanged_occ(found[0], failed, event), api)
-    if event == "fail":
-        if check_mode:
-            return with_api_calls({"changed": True, "vnf_instance": found[0], "vnf_lcm_op_occ": failed}, api)
-        if operation_type == MODIFY_INFO:
+    event = params["action"]
+
+    def plan(failed):
+        operation_type = failed["operation"]
+        if (event, operation_type) in NEEDS_PACKAGE and not params.get("package"):
+            raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
+        # Planning reads all it needs of the package: it can be closed before the operation runs.
+        with load_package(params["package"], PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext() as package:
+            return resume_operation(api, store, found, failed, event, package, params)
+
+    def on_fail(failed):
+        if failed["operation"] == MODIFY_INFO:
             discard_rollback(api, found[0])
-        return with_api_calls(engine.fail(store, found, failed), api)
-    if (event, operation_type) in NEEDS_PACKAGE and not params.get("package"):
-        raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
-    reading = load_package(params["package"], PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext()
-    with reading as package:
-        operation = resume_operation(api, store, found, failed, event, package, params)
-        return with_api_calls(engine.run(operation, check_mode, diff_mode, resume=(event, failed)), api)
 
-
-def unchanged_occ(instance, occurrence, event):
-    """An op occ that is no longer FAILED_TEMP: the action already happened (a re-run), or cannot."""
-    done = {"retry": "COMPLETED", "rollback": "ROLLED_BACK", "fail": "FAILED"}[event]
-    if occurrence["operationState"] != done:
-        raise ConflictError(event, "operation occurrence {0}".format(occurrence["id"]),
-                            "it is {0}; only a FAILED_TEMP operation can be retried, rolled back or failed".format(occurrence["operationState"]))
-    return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": occurrence}
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail)
+    return with_api_calls(result, api)
 
 
 def resume_operation(api, store, found, failed, event, package, params):

@@ -73,16 +73,10 @@ def heat_locate(params):
 def heat_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
     vim, store, found = heat_locate(params)
-    failed = engine.find_op_occ(found[1], params.get("vnf_lcm_op_occ_id"))
     event = params["action"]
-    if failed["operationState"] != "FAILED_TEMP":
-        return with_calls(runner.unchanged_occ(found[0], failed, event), vim)
-    if event == "fail":
-        if check_mode:
-            return with_calls({"changed": True, "vnf_instance": found[0], "vnf_lcm_op_occ": failed}, vim)
-        return with_calls(engine.fail(store, found, failed), vim)
-    operation = vm.plan_resume(vim, store, found, failed, event, heat_waits(params))
-    return with_calls(engine.run(operation, check_mode, diff_mode, resume=(event, failed)), vim)
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event,
+                                  lambda failed: vm.plan_resume(vim, store, found, failed, event, heat_waits(params)), check_mode, diff_mode)
+    return with_calls(result, vim)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import deployed_manifests
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import (
     SECRET_MASK,
+    container_update,
     modify_diff,
     new_def_files,
     plan_modify,
@@ -97,7 +98,7 @@ def test_with_content_keeps_the_live_metadata_and_folds_string_data():
 
 def update_of(deployed, new, live):
     plan = plan_container_update(deployed, new, live)
-    return {"plan": plan, "files": [item["file"] for item in new], "target": target_manifests(deployed, new, plan), "new": new, "live": live}
+    return container_update(plan, [item["file"] for item in new], target_manifests(deployed, new, plan), new, live)
 
 
 def test_diff_shows_configmap_data_and_masks_secret_values():
