@@ -224,3 +224,41 @@ def test_information_only_modification_merges_and_is_idempotent(ansible_task, cn
     again = ansible_task("vnf_modify", dict(cnf, request={"metadata": {"a": {"b": None, "d": 3}}, "extensions": {"x": [3]}}))
     assert again["changed"] is False
     assert k8s_audit.writes(start, user=ADMIN_USER) == []
+
+
+def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf, packages, k8s_namespace):
+    ns = k8s_namespace
+    lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
+    # Scale in, with no time to wait: the replicas are patched, the op occ is FAILED_TEMP.
+    failed = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_IN", "aspectId": "vdu1_aspect"}, wait_timeout=0))
+    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1-update".format(ns))["spec"]["replicas"] == 3
+    assert len(pods_by_owner(kube, ns)[("Deployment", "vdu1-update")]) == 3
+    assert {item["aspectId"]: item["scaleLevel"] for item in rolled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu1_aspect"] == 2
+
+    # Terminate, then an instantiate that times out: its rollback deletes what it created; the instance stays, NOT_INSTANTIATED.
+    assert ansible_task("vnf_terminate", lcm)["changed"] is True
+    request = {"flavourId": "simple", "additionalParams": {"lcm-kubernetes-def-files": DEF_FILES, "namespace": ns}}
+    failed = ansible_task("vnf_instantiate", {"kubeconfig": cnf["kubeconfig"], "wait_timeout": 0, "package": packages["before"],
+                                              "vnf_instance_id": cnf["vnf_instance_id"], "vnf_instance_name": "modify_vnf_before", "request": request})
+    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    assert exists_deployment(kube, ns)
+    no_package = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
+    assert no_package.get("failed") is True and "package" in no_package["msg"]
+    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback", package=packages["before"]))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert not exists_deployment(kube, ns) and pods_by_owner(kube, ns) == {}
+    assert config_exists(kube, ns, "ConfigMap", "cm-data") is False
+
+
+def exists_deployment(kube, namespace):
+    return kube.request("GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1-update".format(namespace))[0] == 200
+
+
+def config_exists(kube, namespace, kind, name):
+    return kube.request("GET", "/api/v1/namespaces/{0}/{1}s/{2}".format(namespace, kind.lower(), name))[0] == 200
