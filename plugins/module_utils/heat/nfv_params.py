@@ -22,6 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import VL_SECTION, vnfc_indexes, vnfc_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import require_known
 
 INSTANTIATE = "InstantiateVnfRequest"
@@ -39,15 +40,11 @@ def vnfc_counts(flavour, instantiation_level_id=None, what=INSTANTIATE):
     level does not mention falls back to its initial delta. Counts must fit the VDU's vdu_profile.
     """
     vdus = flavour.get("vdus") or {}
-    levels = flavour.get("instantiation_levels") or {}
     level_id = instantiation_level_id or flavour.get("default_instantiation_level")
-    if instantiation_level_id is not None:
-        require_known(what, "instantiationLevelId", instantiation_level_id, levels, "instantiation level", "the flavour")
-    level_vdus = (levels.get(level_id) or {}).get("vdus") or {}
-    initial = flavour.get("vdu_initial_delta") or {}
     counts = {}
     for vdu_id in sorted(vdus):
-        count = level_vdus.get(vdu_id, initial.get(vdu_id, DEFAULT_INITIAL_DELTA))
+        count = initial_replicas(flavour, vdu_id, instantiation_level_id, what)
+        count = DEFAULT_INITIAL_DELTA if count is None else count
         _check_profile(vdu_id, vdus[vdu_id], count, level_id, what)
         counts[vdu_id] = count
     return counts

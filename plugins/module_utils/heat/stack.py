@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import time
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 
 TERMINAL = ("COMPLETE", "FAILED")
@@ -150,11 +151,12 @@ class Stacks:
         Returns the stack; VimError with Heat's reason when it FAILED, OperationTimeout when time runs out.
         ``progress["events"]`` collects ``"<resource> <status>: <reason>"`` lines as they come.
         """
-        end = self._clock() + timeout
         seen = progress.setdefault("events", []) if progress is not None else []
-        while True:
-            for event in self.events(stack, marker):
-                marker = event["id"]
+        cursor = [marker]
+
+        def finished():
+            for event in self.events(stack, cursor[0]):
+                cursor[0] = event["id"]
                 seen.append("{0} {1}: {2}".format(event["resource_name"], event["resource_status"], event.get("resource_status_reason") or ""))
                 if event.get("physical_resource_id") != stack["id"] or event["resource_name"] != stack["stack_name"]:
                     continue
@@ -165,22 +167,22 @@ class Stacks:
                 if status == "FAILED" or event_action != action:
                     raise VimError(action.lower(), "stack " + stack["stack_name"], current.get("stack_status_reason") or event.get("resource_status_reason"))
                 return current
-            if self._clock() >= end:
-                raise OperationTimeout("stack {0} to {1}".format(stack["stack_name"], action.lower()), timeout)
-            self._sleeper(min(self.sleep, max(0.0, end - self._clock())))
+            return None
+
+        return self._deadline(timeout).poll(finished, "stack {0} to {1}".format(stack["stack_name"], action.lower()))
 
     def wait_deleted(self, stack, timeout):
         """Until the stack has left the list (its name stays reserved until then); VimError on DELETE_FAILED."""
-        end = self._clock() + timeout
-        while True:
+        def gone():
             listed = [item for item in self.list(name=stack["stack_name"]) if item["id"] == stack["id"]]
-            if not listed:
-                return
-            if listed[0]["stack_status"] == "DELETE_FAILED":
+            if listed and listed[0]["stack_status"] == "DELETE_FAILED":
                 raise VimError("delete", "stack " + stack["stack_name"], listed[0].get("stack_status_reason"))
-            if self._clock() >= end:
-                raise OperationTimeout("stack {0} to be deleted".format(stack["stack_name"]), timeout)
-            self._sleeper(min(self.sleep, max(0.0, end - self._clock())))
+            return not listed
+
+        self._deadline(timeout).poll(gone, "stack {0} to be deleted".format(stack["stack_name"]))
+
+    def _deadline(self, timeout):
+        return Deadline(timeout, self.sleep, self._clock, self._sleeper)
 
 
 def _explain(response):

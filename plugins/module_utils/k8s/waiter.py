@@ -5,31 +5,7 @@
 
 from __future__ import annotations
 
-import time
-
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready, needs_wait
-
-
-class Deadline:
-    """A monotonic deadline shared by every wait of one operation."""
-
-    def __init__(self, seconds, sleep=1.0, clock=time.monotonic, sleeper=time.sleep):
-        self.seconds = seconds
-        self.sleep = sleep
-        self._clock = clock
-        self._sleeper = sleeper
-        self._end = clock() + seconds
-
-    def poll(self, done, what, result=None):
-        """Call ``done()`` until it is truthy; OperationTimeout (carrying ``result``) when time runs out."""
-        while True:
-            value = done()
-            if value:
-                return value
-            if self._clock() >= self._end:
-                raise OperationTimeout(what, self.seconds, result)
-            self._sleeper(min(self.sleep, max(0.0, self._end - self._clock())))
 
 
 def wait_ready(api, objects, deadline, result=None):

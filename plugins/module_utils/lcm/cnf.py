@@ -18,18 +18,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sor
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL, is_owned_by, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import (
-    initial_replicas,
-    initial_scale_status,
-    replicas_for,
-    scale_level_after,
     check_scalable,
     vdu_workloads,
     vnfc_info,
     vnfc_resource_info,
     with_replicas,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import Deadline, wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status, replicas_for, scale_level_after
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     validate_heal_request,
     validate_instantiate_request,
@@ -40,21 +38,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 INSTANTIATED = "INSTANTIATED"
 NOT_INSTANTIATED = "NOT_INSTANTIATED"
-# Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
-# without the package (the flavour's sizing rules) and what terminate may delete.
-PRIVATE = "vnflcm"
-
-
-class Waits:
-    """How an operation waits: ``enabled``, ``timeout`` and ``sleep`` seconds."""
-
-    def __init__(self, enabled=True, timeout=600, sleep=2):
-        self.enabled = enabled
-        self.timeout = timeout
-        self.sleep = sleep
-
-    def deadline(self):
-        return Deadline(self.timeout, self.sleep)
 
 
 def ref(obj):
@@ -73,10 +56,6 @@ def locate(api, namespace, instance_id=None, name=None):
     if found is None:
         raise NotFoundError("VNF instance {0} in namespace {1}".format(instance_id or repr(name), namespace))
     return store, found
-
-
-def private_state(instance):
-    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,12 +177,6 @@ def config_identity(obj):
     return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": {"name": meta["name"], "namespace": meta.get("namespace")}}
 
 
-def sizing_rules(flavour):
-    """The part of the flavour that scale and heal need, kept in the record so they need no package."""
-    keys = ("vdus", "scaling_aspects", "instantiation_levels", "default_instantiation_level", "vdu_initial_delta")
-    return {key: copy.deepcopy(flavour.get(key)) for key in keys}
-
-
 def create_or_adopt(api, obj, instance_id):
     """Create ``obj``; one that already exists is accepted only if this instance made it (a retry).
 
@@ -269,18 +242,6 @@ def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
     info["vnfcResourceInfo"] = resources
     info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
     return dict(instance, instantiatedVnfInfo=info)
-
-
-def vnfc_changes(before, after_instance):
-    """SOL003 resourceChanges.affectedVnfcs between two vnfcResourceInfo lists."""
-    after = (after_instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []
-    old = {item["id"]: item for item in before}
-    new = {item["id"]: item for item in after}
-    changes = [dict(id=i, vduId=new[i]["vduId"], changeType="ADDED", computeResource=new[i]["computeResource"]) for i in new if i not in old]
-    changes += [dict(id=i, vduId=old[i]["vduId"], changeType="REMOVED", computeResource=old[i]["computeResource"]) for i in old if i not in new]
-    changes += [dict(id=i, vduId=new[i]["vduId"], changeType="MODIFIED", computeResource=new[i]["computeResource"])
-                for i in new if i in old and old[i]["computeResource"] != new[i]["computeResource"]]
-    return {"affectedVnfcs": changes}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,10 +323,6 @@ def plan_instantiate_rollback(api, store, found, failed, package, waits=None):
         return instance
 
     return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute)
-
-
-def level_diff(aspect_id, before, after):
-    return {"before": {"scaleStatus": {aspect_id: before}}, "after": {"scaleStatus": {aspect_id: after}}}
 
 
 def plan_heal(api, store, found, request, waits=None):

@@ -31,17 +31,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     with_images,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
-    INSTANTIATED,
-    PRIVATE,
-    Waits,
-    config_identity,
-    create_or_adopt,
-    private_state,
-    recreate_pod,
-    refresh_vnfcs,
-    vnfc_changes,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import INSTANTIATED, config_identity, create_or_adopt, recreate_pod, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification

@@ -12,6 +12,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -25,7 +26,7 @@ def kube_api(params):
 
 
 def waits(params):
-    return cnf.Waits(params["wait"], params["wait_timeout"], params["wait_sleep"])
+    return Waits(params["wait"], params["wait_timeout"], params["wait_sleep"])
 
 
 def instantiate(params, check_mode=False, diff_mode=False):

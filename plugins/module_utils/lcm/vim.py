@@ -50,10 +50,6 @@ def heat_vim(params):
     return vm.HeatVim(conn, vim_id, vim)
 
 
-def heat_waits(params):
-    return vm.Waits(params.get("wait", True), params.get("wait_timeout") or 600, params.get("wait_sleep") or 2)
-
-
 def with_calls(result, vim):
     result["api_calls"] = dict(vim.counter.calls)
     return result
@@ -75,7 +71,7 @@ def heat_resume(params, check_mode=False, diff_mode=False):
     vim, store, found = heat_locate(params)
     event = params["action"]
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event,
-                                  lambda failed: vm.plan_resume(vim, store, found, failed, event, heat_waits(params)), check_mode, diff_mode)
+                                  lambda failed: vm.plan_resume(vim, store, found, failed, event, runner.waits(params)), check_mode, diff_mode)
     return with_calls(result, vim)
 
 
@@ -88,7 +84,7 @@ def heat_instantiate(params, check_mode=False, diff_mode=False):
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
         operation = vm.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-                                        params.get("vnf_instance_id"), heat_waits(params), preview=check_mode or diff_mode)
+                                        params.get("vnf_instance_id"), runner.waits(params), preview=check_mode or diff_mode)
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
@@ -100,7 +96,7 @@ def heat_on_instance(planner, missing_ok=False):
             if not missing_ok:
                 raise
             return {"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}
-        operation = planner(vim, store, found, params.get("request"), heat_waits(params), preview=check_mode or diff_mode)
+        operation = planner(vim, store, found, params.get("request"), runner.waits(params), preview=check_mode or diff_mode)
         return with_calls(engine.run(operation, check_mode, diff_mode), vim)
     return run
 

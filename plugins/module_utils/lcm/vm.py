@@ -27,10 +27,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_l
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import initial_scale_status, replicas_for, scale_level_after
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status, replicas_for, scale_level_after
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     INSTANTIATE_VNF_REQUEST,
     validate_heal_request,

@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 
 
 def obj(kind, spec=None, status=None, generation=1, **meta):

@@ -11,6 +11,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import vnfc
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import sizing
 
 
 @pytest.fixture(scope="module")
@@ -44,41 +45,41 @@ def test_a_vdu_with_two_workloads_is_an_error(flavour, k8s_record):
 # --- replica counts ----------------------------------------------------------------------------------
 
 def test_initial_replicas_from_instantiation_levels(flavour):
-    assert vnfc.initial_replicas(flavour, "VDU1") == 1  # default level instantiation_level_1
-    assert vnfc.initial_replicas(flavour, "VDU1", "instantiation_level_2") == 3
+    assert sizing.initial_replicas(flavour, "VDU1") == 1  # default level instantiation_level_1
+    assert sizing.initial_replicas(flavour, "VDU1", "instantiation_level_2") == 3
     with pytest.raises(ValidationError) as err:
-        vnfc.initial_replicas(flavour, "VDU1", "instantiation_level_9")
+        sizing.initial_replicas(flavour, "VDU1", "instantiation_level_9")
     assert err.value.field == "instantiationLevelId"
 
 
 def test_initial_replicas_falls_back_to_initial_delta_then_none():
     flavour = {"vdus": {"VDU1": {}, "VDU2": {}}, "instantiation_levels": {}, "vdu_initial_delta": {"VDU1": 2}}
-    assert vnfc.initial_replicas(flavour, "VDU1") == 2
-    assert vnfc.initial_replicas(flavour, "VDU2") is None  # the manifest's replicas stand
+    assert sizing.initial_replicas(flavour, "VDU1") == 2
+    assert sizing.initial_replicas(flavour, "VDU2") is None  # the manifest's replicas stand
 
 
 def test_initial_scale_status(flavour):
-    assert vnfc.initial_scale_status(flavour) == [{"aspectId": "vdu1_aspect", "scaleLevel": 0}, {"aspectId": "vdu2_aspect", "scaleLevel": 0}]
-    assert [s["scaleLevel"] for s in vnfc.initial_scale_status(flavour, "instantiation_level_2")] == [2, 2]
+    assert sizing.initial_scale_status(flavour) == [{"aspectId": "vdu1_aspect", "scaleLevel": 0}, {"aspectId": "vdu2_aspect", "scaleLevel": 0}]
+    assert [s["scaleLevel"] for s in sizing.initial_scale_status(flavour, "instantiation_level_2")] == [2, 2]
 
 
 def test_replicas_for_each_level(flavour):
-    assert [vnfc.replicas_for(flavour, "vdu1_aspect", level) for level in (0, 1, 2)] == [{"VDU1": 1}, {"VDU1": 2}, {"VDU1": 3}]
+    assert [sizing.replicas_for(flavour, "vdu1_aspect", level) for level in (0, 1, 2)] == [{"VDU1": 1}, {"VDU1": 2}, {"VDU1": 3}]
     # The top level agrees with the instantiation level that reaches it.
-    assert vnfc.replicas_for(flavour, "vdu2_aspect", 2)["VDU2"] == vnfc.initial_replicas(flavour, "VDU2", "instantiation_level_2")
+    assert sizing.replicas_for(flavour, "vdu2_aspect", 2)["VDU2"] == sizing.initial_replicas(flavour, "VDU2", "instantiation_level_2")
 
 
 @pytest.mark.parametrize("level", [-1, 3, "1", True])
 def test_replicas_for_out_of_range(flavour, level):
     with pytest.raises(ValidationError) as err:
-        vnfc.replicas_for(flavour, "vdu1_aspect", level)
+        sizing.replicas_for(flavour, "vdu1_aspect", level)
     assert err.value.field == "numberOfSteps"
     assert "outside 0..2" in err.value.msg
 
 
 def test_replicas_for_unknown_aspect(flavour):
     with pytest.raises(ValidationError) as err:
-        vnfc.replicas_for(flavour, "nope", 1)
+        sizing.replicas_for(flavour, "nope", 1)
     assert err.value.field == "aspectId"
     assert "vdu1_aspect, vdu2_aspect" in err.value.msg
 
@@ -94,21 +95,21 @@ def scaling_flavour(step_deltas, deltas, max_instances=None, initial=1):
 
 def test_non_uniform_step_deltas_repeat_the_last():
     flavour = scaling_flavour(["d1", "d2"], {"d1": 1, "d2": 3})
-    assert [vnfc.replicas_for(flavour, "a", level)["VDU1"] for level in range(4)] == [1, 2, 5, 8]
+    assert [sizing.replicas_for(flavour, "a", level)["VDU1"] for level in range(4)] == [1, 2, 5, 8]
 
 
 def test_replicas_beyond_the_vdu_maximum():
     with pytest.raises(ValidationError) as err:
-        vnfc.replicas_for(scaling_flavour(["d1"], {"d1": 2}, max_instances=4), "a", 2)
+        sizing.replicas_for(scaling_flavour(["d1"], {"d1": 2}, max_instances=4), "a", 2)
     assert err.value.field == "numberOfSteps"
     assert "needs 5 instances of VDU1, more than its maximum 4" in err.value.msg
 
 
 def test_scale_base_without_initial_delta():
     flavour = scaling_flavour(["d1"], {"d1": 1}, initial=None)
-    assert vnfc.replicas_for(flavour, "a", 0) == {"VDU1": 1}
+    assert sizing.replicas_for(flavour, "a", 0) == {"VDU1": 1}
     flavour["vdus"]["VDU1"]["vdu_profile"]["min_number_of_instances"] = 2
-    assert vnfc.replicas_for(flavour, "a", 1) == {"VDU1": 3}
+    assert sizing.replicas_for(flavour, "a", 1) == {"VDU1": 3}
 
 
 @pytest.mark.parametrize("step_deltas, deltas, text", [
@@ -117,13 +118,13 @@ def test_scale_base_without_initial_delta():
 ])
 def test_broken_deltas_are_package_errors(step_deltas, deltas, text):
     with pytest.raises(PackageError) as err:
-        vnfc.replicas_for(scaling_flavour(step_deltas, deltas), "a", 1)
+        sizing.replicas_for(scaling_flavour(step_deltas, deltas), "a", 1)
     assert text in err.value.msg
 
 
 def test_scale_level_after():
-    assert vnfc.scale_level_after(1, {"type": "SCALE_OUT"}) == 2
-    assert vnfc.scale_level_after(2, {"type": "SCALE_IN", "numberOfSteps": 2}) == 0
+    assert sizing.scale_level_after(1, {"type": "SCALE_OUT"}) == 2
+    assert sizing.scale_level_after(2, {"type": "SCALE_IN", "numberOfSteps": 2}) == 0
 
 
 # --- pods of VDUs by ownerReferences -------------------------------------------------------------------
@@ -268,7 +269,7 @@ def test_a_bare_pod_cannot_have_more_instances(k8s_record):
 
 def test_initial_replicas_applied_to_the_fixture(flavour, multi_ns_manifests):
     records = vnfc.vdu_workloads(flavour, multi_ns_manifests("deployment_has_namespace.yaml"))
-    scaled = vnfc.with_replicas(records["VDU1"], vnfc.initial_replicas(flavour, "VDU1", "instantiation_level_2"))
+    scaled = vnfc.with_replicas(records["VDU1"], sizing.initial_replicas(flavour, "VDU1", "instantiation_level_2"))
     assert scaled["object"]["spec"]["replicas"] == 3
 
 

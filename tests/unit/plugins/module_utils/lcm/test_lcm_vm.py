@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks

@@ -1,0 +1,31 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One deadline for all the waits of an operation, on any VIM."""
+
+from __future__ import annotations
+
+import time
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
+
+
+class Deadline:
+    """A monotonic deadline shared by every wait of one operation."""
+
+    def __init__(self, seconds, sleep=1.0, clock=time.monotonic, sleeper=time.sleep):
+        self.seconds = seconds
+        self.sleep = sleep
+        self._clock = clock
+        self._sleeper = sleeper
+        self._end = clock() + seconds
+
+    def poll(self, done, what, result=None):
+        """Call ``done()`` until it is truthy; OperationTimeout (carrying ``result``) when time runs out."""
+        while True:
+            value = done()
+            if value:
+                return value
+            if self._clock() >= self._end:
+                raise OperationTimeout(what, self.seconds, result)
+            self._sleeper(min(self.sleep, max(0.0, self._end - self._clock())))

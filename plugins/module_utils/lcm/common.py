@@ -1,0 +1,52 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the drivers of both VIMs (cnf.py, vm.py) share about a VNF instance and its operations."""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+
+# Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
+# without the package (the flavour's sizing rules) and what terminate may delete.
+PRIVATE = "vnflcm"
+
+
+class Waits:
+    """How an operation waits: ``enabled``, ``timeout`` and ``sleep`` seconds."""
+
+    def __init__(self, enabled=True, timeout=600, sleep=2):
+        self.enabled = enabled
+        self.timeout = timeout
+        self.sleep = sleep
+
+    def deadline(self):
+        return Deadline(self.timeout, self.sleep)
+
+
+def private_state(instance):
+    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
+
+
+def sizing_rules(flavour):
+    """The part of the flavour that scale and heal need, kept in the record so they need no package."""
+    keys = ("vdus", "scaling_aspects", "instantiation_levels", "default_instantiation_level", "vdu_initial_delta")
+    return {key: copy.deepcopy(flavour.get(key)) for key in keys}
+
+
+def level_diff(aspect_id, before, after):
+    return {"before": {"scaleStatus": {aspect_id: before}}, "after": {"scaleStatus": {aspect_id: after}}}
+
+
+def vnfc_changes(before, after_instance):
+    """SOL003 resourceChanges.affectedVnfcs between two vnfcResourceInfo lists."""
+    after = (after_instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []
+    old = {item["id"]: item for item in before}
+    new = {item["id"]: item for item in after}
+    changes = [dict(id=i, vduId=new[i]["vduId"], changeType="ADDED", computeResource=new[i]["computeResource"]) for i in new if i not in old]
+    changes += [dict(id=i, vduId=old[i]["vduId"], changeType="REMOVED", computeResource=old[i]["computeResource"]) for i in old if i not in new]
+    changes += [dict(id=i, vduId=new[i]["vduId"], changeType="MODIFIED", computeResource=new[i]["computeResource"])
+                for i in new if i in old and old[i]["computeResource"] != new[i]["computeResource"]]
+    return {"affectedVnfcs": changes}
