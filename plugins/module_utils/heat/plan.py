@@ -55,7 +55,7 @@ def stack_plan(current, desired):
     "other_resources", "summary"}``; ``vnfcs`` lists each VNFC resource with its ``action``
     (add/remove/update/none), ``effect`` and ``changes`` (resize, rebuild, replace, port_moved, ...).
     """
-    before, after = _stack(current), _stack(desired)
+    before, after = normalised_stack(current), normalised_stack(desired)
     files_changed = sorted(
         name for name in set(before["files"]) | set(after["files"])
         if _parsed_file(before["files"], name) != _parsed_file(after["files"], name)
@@ -76,7 +76,8 @@ def stack_plan(current, desired):
     return plan
 
 
-def _stack(stack):
+def normalised_stack(stack):
+    """``{"template", "files", "nfv"}`` from such a dict or a ``(template, files, nfv)`` tuple."""
     if isinstance(stack, dict):
         template, files, nfv = stack.get("template"), stack.get("files"), stack.get("nfv")
     else:
@@ -90,7 +91,7 @@ def _parsed_file(files, name):
     return parse_yaml(content, name) if isinstance(content, (str, bytes)) else content
 
 
-def _resources(stack):
+def stack_resources(stack):
     return stack["template"].get("resources") or {}
 
 
@@ -136,7 +137,7 @@ def vnfc_view(stack, name):
 
     Ports and volumes are keyed by their CP / storage name (without the VNFC index).
     """
-    resources = _resources(stack)
+    resources = stack_resources(stack)
     resource = resources[name]
     resource_type = resource.get("type")
     if is_template_file(resource_type):
@@ -285,7 +286,7 @@ def summarize(vnfcs):
 
 def virtual_links(stack):
     """VL name -> where it comes from: a network of the stack (with its subnets) or one the NFVO gave."""
-    resources = _resources(stack)
+    resources = stack_resources(stack)
     links = {}
     for name, resource in resources.items():
         if isinstance(resource, dict) and resource.get("type") == NET_TYPE:
@@ -309,7 +310,7 @@ def _subnets_of(resources, net_name):
 
 def other_resources(stack):
     """Top-level resources that are neither VNFC parts nor internal VLs, resolved against nfv."""
-    resources = _resources(stack)
+    resources = stack_resources(stack)
     taken = set()
     for name in vnfc_resources(stack["template"]):
         taken.update(vnfc_members(resources, name))

@@ -1,0 +1,368 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Change of the current VNF package of a VM-based VNF (one Heat stack): the pure planning part.
+
+Tacker v2 StandardUserData semantics: the new package's BaseHOT is applied with one Heat resource per
+VNFC; the VNFCs of the VDUs named in ``additionalParams.vdu_params`` are moved to their new form one at
+a time (RollingUpdate), VNFCs of other VDUs keep their current resources and nfv values.
+
+Stacks are ``{"template", "files", "nfv"}`` dicts (``heat.plan`` also takes tuples). Nothing here calls
+the cloud: the caller reads the current stack, resolves image names, and PATCHes each step.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import normalised_stack, plan_lines, stack_plan, stack_resources, vnfc_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+
+WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
+ROLLING_UPDATE = "RollingUpdate"
+PRIVATE = "vnflcm"
+# VnfInstance fields a ChangeCurrentVnfPkgRequest modifies with JSON Merge Patch (SOL003 5.5.2.11).
+MERGED_FIELDS = ("vimConnectionInfo", "extensions", "vnfConfigurableProperties")
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation (everything is checked before the first stack write)
+
+def validate_change_pkg(request, instance, new_vnfd, new_template=None, current_request=None):
+    """The normalised request, or ValidationError naming the field at fault.
+
+    On top of ``sol.validation`` (schema, vnfdId, cpdIds and vdu_ids known): upgrade_type must be given
+    and be RollingUpdate, vdu_params must name each VDU once, and every external CP the new templates
+    read must end up on a network (``new_template``: the new top template, before per-VNFC expansion).
+    ``current_request`` is the connectivity the instance has now (the record's private request).
+    """
+    require_instantiation_state(instance, "INSTANTIATED", "CHANGE_VNFPKG")
+    request = validate_change_pkg_request(request, new_vnfd, instance)
+    params = request.get("additionalParams") or {}
+    if params.get("upgrade_type") != ROLLING_UPDATE:
+        raise ValidationError(WHAT, "additionalParams.upgrade_type", "must be {0!r} (the only upgrade this VNFM performs), not {1!r}".format(
+            ROLLING_UPDATE, params.get("upgrade_type")))
+    vdu_params = params.get("vdu_params") or []
+    if not vdu_params:
+        raise ValidationError(WHAT, "additionalParams.vdu_params", "name at least one VDU to update (VDUs not named are not touched)")
+    seen = set()
+    for index, vdu_param in enumerate(vdu_params):
+        if vdu_param["vdu_id"] in seen:
+            raise ValidationError(WHAT, field_path(field_path("additionalParams.vdu_params", index), "vdu_id"),
+                                  "VDU {0} is named twice".format(vdu_param["vdu_id"]))
+        seen.add(vdu_param["vdu_id"])
+    flavour = new_flavour(new_vnfd, instance)
+    if current_request is None:
+        current_request = _private(instance).get("request") or {}
+    links = effective_connectivity(current_request, request, flavour)
+    # cp_params checks each effective link against the new flavour (a CP connected twice, or internal).
+    nfv_params.cp_params(flavour, links["extVirtualLinks"], {vdu: 1 for vdu in flavour.get("vdus") or {}}, WHAT)
+    if new_template is not None:
+        _check_new_cps_connected(new_template, flavour, links["extVirtualLinks"])
+    return request
+
+
+def new_flavour(new_vnfd, instance):
+    """The instance's deployment flavour in the new VNFD (the flavour does not change with the package)."""
+    flavour_id = (instance.get("instantiatedVnfInfo") or {}).get("flavourId")
+    flavours = new_vnfd.get("flavours") or {}
+    if flavour_id not in flavours:
+        raise ValidationError(WHAT, "vnfdId", "the new VNFD has no flavour {0!r}, the flavour of the instance".format(flavour_id))
+    return flavours[flavour_id]
+
+
+def _check_new_cps_connected(template, flavour, ext_virtual_links):
+    """An external CP the new top template reads ([nfv, CP, <cp>, ...]) needs a network from extVirtualLinks."""
+    connected = {ext_cp.get("cpdId") for link in ext_virtual_links for ext_cp in link.get("extCps") or []}
+    cps = flavour.get("cps") or {}
+    read = sorted({path[2] for path in heat_template.nfv_reads(template.get("resources") or {}) if len(path) > 2 and path[1] == "CP"})
+    for cp_id in read:
+        cp = cps.get(cp_id)
+        if cp is not None and not cp.get("virtual_link") and cp_id not in connected:
+            raise ValidationError(WHAT, "extVirtualLinks", "CP {0} of the new VNFD has no network: give it an extCps entry (cpdId {0})".format(cp_id))
+
+
+def _private(instance):
+    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Connectivity after the change
+
+def effective_connectivity(current_request, request, flavour):
+    """extVirtualLinks / extManagedVirtualLinks the new stack is built from.
+
+    SOL003: the request lists only what changes. A CP the request connects leaves the link it was on
+    (a moved port); a CP or VL the new flavour no longer has (or has made internal) is dropped; links
+    left without CPs disappear. Links with the same id are replaced (``nfv_params.effective_links``).
+    """
+    cps = flavour.get("cps") or {}
+    requested = request.get("extVirtualLinks") or []
+    moved = {ext_cp.get("cpdId") for link in requested for ext_cp in link.get("extCps") or []}
+    kept = []
+    for link in current_request.get("extVirtualLinks") or []:
+        ext_cps = [ext_cp for ext_cp in link.get("extCps") or []
+                   if ext_cp.get("cpdId") not in moved and ext_cp.get("cpdId") in cps and not cps[ext_cp["cpdId"]].get("virtual_link")]
+        if ext_cps:
+            kept.append(dict(link, extCps=ext_cps))
+    virtual_links = flavour.get("virtual_links") or {}
+    managed = [link for link in current_request.get("extManagedVirtualLinks") or [] if link.get("vnfVirtualLinkDescId") in virtual_links]
+    return {
+        "extVirtualLinks": nfv_params.effective_links(kept, requested),
+        "extManagedVirtualLinks": nfv_params.effective_links(managed, request.get("extManagedVirtualLinks") or []),
+    }
+
+
+def effective_request(current_request, request, flavour):
+    """The instantiate-like request the new stack corresponds to (what the record keeps afterwards)."""
+    result = {key: copy.deepcopy(value) for key, value in current_request.items() if key not in ("extVirtualLinks", "extManagedVirtualLinks")}
+    result.update(copy.deepcopy(effective_connectivity(current_request, request, flavour)))
+    nfv_patch = (request.get("additionalParams") or {}).get("nfv")
+    result["additionalParams"] = {"nfv": copy.deepcopy(nfv_patch)} if nfv_patch is not None else {}
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The stack the new package gives
+
+def new_counts(flavour, current_indexes):
+    """VDU -> VNFC indexes in the new stack: the instance's own (a change of package does not scale).
+
+    VDUs of the new flavour the instance has no VNFC of get none (Tacker creates no VNFC either).
+    """
+    return {vdu_id: list(current_indexes.get(vdu_id) or []) for vdu_id in sorted(flavour.get("vdus") or {})}
+
+
+def desired_stack(flavour, base_template, files, request, current_request, current_indexes, image_ids=None):
+    """``{"template", "files", "nfv"}`` of the whole stack in the new package's form.
+
+    ``base_template`` / ``files``: the new flavour's BaseHOT (``template.load_base_hot``); ``image_ids``
+    maps image names of the new VNFD to Glance ids. additionalParams.nfv of the change is merged last.
+    """
+    counts = new_counts(flavour, current_indexes)
+    wanted = effective_request(current_request, request, flavour)
+    managed = [link["vnfVirtualLinkDescId"] for link in wanted.get("extManagedVirtualLinks") or []]
+    try:
+        template = heat_template.build_stack_template(base_template, counts, managed)
+    except PackageError as error:
+        raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on this stack: {0}".format(error.reason))
+    nfv = nfv_params.build_nfv(flavour, wanted, counts, what=WHAT)
+    return {"template": template, "files": copy.deepcopy(files), "nfv": _with_image_ids(nfv, image_ids or {})}
+
+
+def _with_image_ids(nfv, image_ids):
+    result = copy.deepcopy(nfv)
+    for entry in (result.get("VDU") or {}).values():
+        if isinstance(entry, dict) and entry.get("vcImageId") in image_ids:
+            entry["vcImageId"] = image_ids[entry["vcImageId"]]
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Rolling update: one VNFC at a time
+
+def vnfc_order(current, desired, vdu_ids):
+    """The VNFC resource names of ``vdu_ids`` in update order: VDUs as named, then by index."""
+    found = {}
+    for stack in (current, desired):
+        for name, (vdu, index) in vnfc_resources(normalised_stack(stack)["template"]).items():
+            found[name] = (vdu, index)
+    position = {vdu: rank for rank, vdu in enumerate(vdu_ids)}
+    return sorted((name for name, (vdu, _) in found.items() if vdu in position), key=lambda name: (position[found[name][0]], found[name][1]))
+
+
+def intermediate_stack(current, desired, switched):
+    """The stack where the VNFCs ``switched`` have their desired form and every other VNFC its current one.
+
+    Shared resources (nets, subnets, server groups) come in their desired form as soon as a switched
+    VNFC needs them, stay in their current form while only unswitched VNFCs need them, and go when
+    nobody does. Resources no VNFC uses take the desired form. nfv entries follow the same rule.
+    """
+    before, after = normalised_stack(current), normalised_stack(desired)
+    old_res, new_res = stack_resources(before), stack_resources(after)
+    switched = set(switched)
+    old_vnfcs, new_vnfcs = vnfc_resources(before["template"]), vnfc_resources(after["template"])
+    keep = [name for name in old_vnfcs if name not in switched]
+    take = [name for name in new_vnfcs if name in switched]
+    old_members = _members(old_res, keep)
+    new_members = _members(new_res, take)
+    all_new, all_old = _members(new_res, new_vnfcs), _members(old_res, old_vnfcs)
+    new_shared = _shared_closure(new_res, new_members, all_new)
+    old_shared = _shared_closure(old_res, old_members, all_old)
+    # Neither a VNFC part nor used by one (the record resource, say): nothing to roll.
+    used = all_new | _shared_closure(new_res, all_new, all_new)
+    standalone = [name for name in new_res if name not in used]
+    from_new = [name for name in new_res if name in new_members or name in new_shared or name in standalone]
+    from_old = [name for name in old_res if (name in old_members or name in old_shared) and name not in from_new]
+    resources = {name: copy.deepcopy(new_res[name]) for name in from_new}
+    resources.update({name: copy.deepcopy(old_res[name]) for name in from_old})
+    template = {key: copy.deepcopy(value) for key, value in after["template"].items() if key != "resources"}
+    template["resources"] = resources
+    files = _step_files([new_res[name] for name in from_new], after["files"], [old_res[name] for name in from_old], before["files"])
+    nfv = _step_nfv(before, after, [new_res[name] for name in from_new], [old_res[name] for name in from_old], keep, take)
+    return {"template": template, "files": files, "nfv": nfv}
+
+
+def target_stack(current, desired, vdu_ids):
+    """The desired stack restricted to the VDUs ``vdu_ids``: what the last rolling step sends."""
+    return intermediate_stack(current, desired, vnfc_order(current, desired, vdu_ids))
+
+
+def rolling_steps(current, desired, vdu_ids):
+    """``[{"vnfc", "stack", "plan"}]``: one stack update per VNFC of ``vdu_ids`` whose switch changes the stack.
+
+    Each step switches one more VNFC to its desired form; ``plan`` is ``stack_plan`` from the previous
+    step. A VNFC already in its desired form gives no step, so a re-run after success has none.
+    """
+    steps = []
+    previous = normalised_stack(current)
+    switched = []
+    for name in vnfc_order(current, desired, vdu_ids):
+        switched.append(name)
+        stack = intermediate_stack(current, desired, switched)
+        plan = stack_plan(previous, stack)
+        if plan["is_noop"]:
+            continue
+        steps.append({"vnfc": name, "stack": stack, "plan": plan})
+        previous = stack
+    return steps
+
+
+def _members(resources, vnfcs):
+    members = set()
+    for name in vnfcs:
+        members.update(heat_template.vnfc_members(resources, name))
+    return members
+
+
+def _shared_closure(resources, roots, per_vnfc):
+    """Shared resources ``roots`` use, transitively, plus those that hang on them (a subnet on its net)."""
+    needed = set()
+    pending = set().union(*[heat_template.referenced_resources(resources[name]) for name in roots]) if roots else set()
+    while True:
+        while pending:
+            name = pending.pop()
+            if name in needed or name in per_vnfc or name not in resources:
+                continue
+            needed.add(name)
+            pending.update(heat_template.referenced_resources(resources[name]))
+        hanging = {name for name, resource in resources.items()
+                   if name not in needed and name not in per_vnfc and heat_template.referenced_resources(resource) & needed}
+        if not hanging:
+            return needed
+        pending = hanging
+
+
+def _step_files(new_parts, new_files, old_parts, old_files):
+    """Nested templates the step's resources use, each from the package its resource comes from."""
+    files = {}
+    for parts, source in ((new_parts, new_files), (old_parts, old_files)):
+        pending = [resource.get("type") for resource in parts if isinstance(resource, dict) and heat_template.is_template_file(resource.get("type"))]
+        while pending:
+            name = pending.pop()
+            if name not in source:
+                continue
+            if name in files and _parsed(files[name], name) != _parsed(source[name], name):
+                raise ValidationError(WHAT, "additionalParams.vdu_params", "nested template {0} differs in the new package while VNFCs of the "
+                                      "current one still use it; update every VDU that uses it".format(name))
+            files[name] = source[name]
+            pending.extend(heat_template.template_file_references(_parsed(source[name], name)))
+    return files
+
+
+def _parsed(content, name):
+    return parse_yaml(content, name) if isinstance(content, (str, bytes)) else content
+
+
+def _step_nfv(before, after, new_parts, old_parts, keep, take):
+    """nfv entries: a VNFC's own (VDU/CP keys it reads) follow the VNFC; shared ones follow their readers."""
+    old_res, new_res = stack_resources(before), stack_resources(after)
+    owner = {}
+    for resources, names in ((old_res, vnfc_resources(before["template"])), (new_res, vnfc_resources(after["template"]))):
+        for name in names:
+            for path in _reads([resources[member] for member in heat_template.vnfc_members(resources, name)]):
+                if path[0] in heat_template.INDEXED_SECTIONS:
+                    owner.setdefault(path, set()).add(name)
+    read_new, read_old = set(_reads(new_parts)), set(_reads(old_parts))
+    nfv = {}
+    keys = {(section, key) for stack in (before, after) for section, entries in stack["nfv"].items() if isinstance(entries, dict) for key in entries}
+    for section, key in sorted(keys):
+        path = (section, key)
+        if path in owner:
+            source = after if owner[path] & set(take) else before if owner[path] & set(keep) else after
+        else:
+            source = after if path in read_new else before if path in read_old else after
+        entries = source["nfv"].get(section)
+        if isinstance(entries, dict) and key in entries:
+            nfv.setdefault(section, {})[key] = copy.deepcopy(entries[key])
+    # Sections that are not maps of entries are taken whole from the new form.
+    for section, value in after["nfv"].items():
+        if not isinstance(value, dict):
+            nfv[section] = copy.deepcopy(value)
+    return nfv
+
+
+def _reads(resources):
+    """``(section, key)`` of every nfv read inside ``resources``."""
+    return [(path[1], path[2]) for path in heat_template.nfv_reads(list(resources)) if len(path) > 2 and isinstance(path[2], str)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The plan
+
+def change_plan(current, desired, vdu_ids):
+    """What the change does: overall per VNFC / per resource, the rolling steps, and the number of updates.
+
+    ``current``: the stack as it is (template, files, nfv); ``desired``: ``desired_stack(...)``.
+    """
+    target = target_stack(current, desired, vdu_ids)
+    overall = stack_plan(current, target)
+    steps = rolling_steps(current, desired, vdu_ids)
+    lines = plan_lines(overall)
+    if not overall["is_noop"]:
+        lines += ["{0} stack update(s), one VNFC at a time: {1}".format(len(steps), ", ".join(step["vnfc"] for step in steps))]
+    return {
+        "is_noop": overall["is_noop"],
+        "updates": len(steps),
+        "vdu_ids": list(vdu_ids),
+        "vnfcs": overall["vnfcs"],
+        "virtual_links": overall["virtual_links"],
+        "other_resources": overall["other_resources"],
+        "summary": overall["summary"],
+        "steps": [{"vnfc": step["vnfc"], "lines": plan_lines(step["plan"]), "summary": step["plan"]["summary"]} for step in steps],
+        "lines": lines,
+        "target": target,
+    }
+
+
+def merged_instance_fields(instance, request):
+    """vimConnectionInfo, extensions and vnfConfigurableProperties after the request (RFC 7396 each).
+
+    A field the request does not carry keeps its value; ``null`` members remove, objects merge, arrays
+    are replaced. Fields that end up empty are left out, as SOL003 omits them.
+    """
+    result = {}
+    for field in MERGED_FIELDS:
+        value = instance.get(field)
+        if field in request:
+            value = merge_patch(value or {}, request[field])
+        if value:
+            result[field] = copy.deepcopy(value)
+    return result
+
+
+def tacker_update_count(n_vnfcs):
+    """Stack updates Tacker v2 sends for a RollingUpdate of ``n_vnfcs`` VNFCs.
+
+    One PATCH per VNFC (each with the new form of that VNFC only) plus a final full update with the
+    new package's template and nfv, sent even when nothing differs. ``change_plan``'s ``updates``
+    counts only the steps that change the stack, and is 0 for a re-run.
+    """
+    return n_vnfcs + 1
