@@ -79,7 +79,7 @@ def same_stack(conn):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import indexes_for, with_image_ids
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import indexes_for
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     with load_package(str(PACKAGE)) as package:
@@ -87,7 +87,7 @@ def same_stack(conn):
         flavour = package.flavour("simple")
     indexes = indexes_for(nfv_params.vnfc_counts(flavour, REQUEST["instantiationLevelId"]))
     images = {name: conn.image.find_image(name).id for name in IMAGES}
-    nfv = with_image_ids(nfv_params.build_nfv(flavour, REQUEST, indexes), images)
+    nfv = nfv_params.with_image_ids(nfv_params.build_nfv(flavour, REQUEST, indexes), images)
     return with_record_resource(heat_template.build_stack_template(template, indexes)), files, nfv
 
 

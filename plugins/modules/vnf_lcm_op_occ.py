@@ -24,6 +24,11 @@ description:
   - "OpenStack (the instance's Heat stack, chosen by O(cloud) or O(auth)): C(retry) plans the
     operation again from the request the op occ recorded (no package needed); C(rollback) of
     INSTANTIATE deletes the stack, of SCALE restores the previous VNFC count."
+  - "OpenStack, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the record keeps the stack from before the
+    change and the change itself, so neither needs the package. C(retry) goes on VNFC by VNFC from the stack
+    as it is (running the coordination hook of a VNFC whose update went through but whose hook failed);
+    C(rollback) walks the changed VNFCs back one at a time (the C(lcm-operation-coordinate-old-vnf) hook after
+    each, with C(rollback=true)) to the previous template, nested files and C(nfv), and restores the record."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
   - An op occ already C(COMPLETED), C(ROLLED_BACK) or C(FAILED) by the same action is reported with
     C(changed=false); any other state is an error.

@@ -77,3 +77,12 @@ def sensitive_values(value):
         for item in value:
             found |= sensitive_values(item)
     return found
+
+
+def masked_secrets(value, mask="VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"):
+    """A copy of ``value`` with every secret-looking leaf replaced by ``mask`` (for what is stored or returned)."""
+    if isinstance(value, dict):
+        return {key: mask if key in SENSITIVE_KEYS and isinstance(item, str) and item else masked_secrets(item, mask) for key, item in value.items()}
+    if isinstance(value, list):
+        return [masked_secrets(item, mask) for item in value]
+    return value

@@ -18,6 +18,7 @@ import copy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import normalised_stack, plan_lines, stack_plan, stack_resources, vnfc_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
@@ -154,15 +155,8 @@ def desired_stack(flavour, base_template, files, request, current_request, curre
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on this stack: {0}".format(error.reason))
     nfv = nfv_params.build_nfv(flavour, wanted, counts, what=WHAT)
-    return {"template": template, "files": copy.deepcopy(files), "nfv": _with_image_ids(nfv, image_ids or {})}
-
-
-def _with_image_ids(nfv, image_ids):
-    result = copy.deepcopy(nfv)
-    for entry in (result.get("VDU") or {}).values():
-        if isinstance(entry, dict) and entry.get("vcImageId") in image_ids:
-            entry["vcImageId"] = image_ids[entry["vcImageId"]]
-    return result
+    # The record's resource goes on: it is what keeps the record through every update.
+    return {"template": with_record_resource(template), "files": copy.deepcopy(files), "nfv": nfv_params.with_image_ids(nfv, image_ids or {})}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,3 +360,66 @@ def tacker_update_count(n_vnfcs):
     counts only the steps that change the stack, and is 0 for a re-run.
     """
     return n_vnfcs + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# What the op occ reports (SOL003 VnfLcmOpOcc of a CHANGE_VNFPKG)
+
+def resource_changes(old_info, new_info, plan):
+    """resourceChanges: affectedVnfcs (ADDED / REMOVED / MODIFIED), affectedVirtualLinks, affectedExtLinkPorts.
+
+    A VNFC is MODIFIED when the plan updates its stack resource (a resize or rebuild keeps its id).
+    """
+    updated = {entry["name"] for entry in plan.get("vnfcs") or [] if entry["action"] == "update"}
+    old = {item["id"]: item for item in old_info.get("vnfcResourceInfo") or []}
+    new = {item["id"]: item for item in new_info.get("vnfcResourceInfo") or []}
+    vnfcs = []
+    for change, items, ids in (("ADDED", new, [i for i in new if i not in old]), ("REMOVED", old, [i for i in old if i not in new]),
+                               ("MODIFIED", new, [i for i in new if i in old and (new[i].get("metadata") or {}).get("stackResource") in updated])):
+        vnfcs += [{"id": i, "vduId": items[i]["vduId"], "changeType": change, "computeResource": items[i]["computeResource"]} for i in ids]
+    return {
+        "affectedVnfcs": vnfcs,
+        "affectedVirtualLinks": _affected_links(old_info.get("vnfVirtualLinkResourceInfo") or [], new_info.get("vnfVirtualLinkResourceInfo") or []),
+        "affectedExtLinkPorts": _affected_ports(old_info.get("extVirtualLinkInfo") or [], new_info.get("extVirtualLinkInfo") or []),
+    }
+
+
+def _affected_links(old_links, new_links):
+    old = {link["vnfVirtualLinkDescId"]: link for link in old_links}
+    new = {link["vnfVirtualLinkDescId"]: link for link in new_links}
+    changes = []
+    for vl_id in sorted(set(old) | set(new)):
+        if vl_id in old and vl_id in new:
+            if _port_ids(old[vl_id].get("vnfLinkPorts")) == _port_ids(new[vl_id].get("vnfLinkPorts")):
+                continue
+            change, link = "LINK_PORT_ADDED" if _port_ids(new[vl_id].get("vnfLinkPorts")) - _port_ids(old[vl_id].get("vnfLinkPorts")) else "LINK_PORT_REMOVED", new[vl_id]
+        else:
+            change, link = ("ADDED", new[vl_id]) if vl_id in new else ("REMOVED", old[vl_id])
+        changes.append({"id": link["id"], "vnfVirtualLinkDescId": vl_id, "changeType": change, "networkResource": link["networkResource"]})
+    return changes
+
+
+def _port_ids(ports):
+    return {port["id"] for port in ports or []}
+
+
+def _affected_ports(old_links, new_links):
+    old = {port["id"]: port for link in old_links for port in link.get("extLinkPorts") or []}
+    new = {port["id"]: port for link in new_links for port in link.get("extLinkPorts") or []}
+    changes = [{"id": i, "changeType": "ADDED", "extCpInstanceId": new[i]["cpInstanceId"], "resourceHandle": new[i]["resourceHandle"]}
+               for i in sorted(new) if i not in old]
+    changes += [{"id": i, "changeType": "REMOVED", "extCpInstanceId": old[i]["cpInstanceId"], "resourceHandle": old[i]["resourceHandle"]}
+                for i in sorted(old) if i not in new]
+    return changes
+
+
+def changed_ext_connectivity(old_info, new_info):
+    """extVirtualLinkInfo entries that differ after the change (new ones included), as SOL003 reports them."""
+    old = {link["id"]: link for link in old_info.get("extVirtualLinkInfo") or []}
+    return [copy.deepcopy(link) for link in new_info.get("extVirtualLinkInfo") or [] if old.get(link["id"]) != link]
+
+
+def modifications_triggered(before, after):
+    """modificationsTriggeredByVnfPkgChange: the VnfInstance attributes the change gave new values."""
+    keys = ("vnfdId", "vnfProvider", "vnfProductName", "vnfSoftwareVersion", "vnfdVersion", "vnfConfigurableProperties", "extensions")
+    return {key: copy.deepcopy(after.get(key)) for key in keys if before.get(key) != after.get(key) and key in after}

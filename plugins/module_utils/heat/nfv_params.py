@@ -18,6 +18,8 @@ NFVO-managed networks from extManagedVirtualLinks; ``additionalParams.nfv`` is m
 
 from __future__ import annotations
 
+import copy
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import VL_SECTION, vnfc_indexes, vnfc_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
@@ -79,6 +81,15 @@ def build_nfv(flavour, request, counts, image_ids=None, what=INSTANTIATE):
     nfv = merge_patch(nfv, _additional_nfv(request, what))
     _check_flavours(nfv, counts, what)
     return nfv
+
+
+def with_image_ids(nfv, image_ids):
+    """``nfv`` with every vcImageId that names a known image replaced by that image's id."""
+    result = copy.deepcopy(nfv)
+    for entry in (result.get("VDU") or {}).values():
+        if isinstance(entry, dict) and entry.get("vcImageId") in image_ids:
+            entry["vcImageId"] = image_ids[entry["vcImageId"]]
+    return result
 
 
 def vdu_params(flavour, counts, image_ids):

@@ -113,7 +113,8 @@ def internal_links(resources, cps, nfv, ports_by_cp, vim_id):
     """Internal VLs: the stack's own networks, and those the NFVO gave (``nfv.VL``), with their ports."""
     links = []
     managed = nfv.get(VL_SECTION) or {}
-    for item in resources:
+    # By VL id: Heat lists resources in no fixed order, and the record should not change with it.
+    for item in sorted(resources, key=lambda resource: resource["resource_name"]):
         if item.get("parent_resource") or item["resource_type"] != NET_TYPE:
             continue
         vl_id = item["resource_name"]

@@ -124,6 +124,24 @@ def template_file_references(template):
     }
 
 
+def used_files(template, files):
+    """The part of ``files`` that ``template`` uses, directly or through nested templates.
+
+    A stack PATCH adds files but never removes one, so a stack's files may hold templates it no
+    longer uses; they make no difference to Heat, and none to the plans.
+    """
+    used = {}
+    pending = list(template_file_references(template))
+    while pending:
+        name = pending.pop()
+        if name in used or name not in files:
+            continue
+        used[name] = files[name]
+        content = files[name]
+        pending.extend(template_file_references(parse_yaml(content, name) if isinstance(content, (str, bytes)) else content))
+    return used
+
+
 # ---------------------------------------------------------------------------------------------
 # Walking intrinsic functions
 

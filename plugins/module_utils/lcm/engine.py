@@ -30,7 +30,7 @@ class Operation:
     before the first record write (objects the record lives in), ``execute(progress)`` does the
     writes and returns the new VnfInstance; it fills ``progress`` (which starts with the op occ's
     ``op_occ_id``) as it goes, so a failure still reports what was done; ``progress["result"]``
-    adds to the module result.
+    adds to the module result, ``progress["op_occ"]`` to the op occ (changedExtConnectivity, say).
     """
 
     def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None):
@@ -99,6 +99,7 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
     done = occ.transition(current, "rolled_back" if resume and resume[0] == "rollback" else "complete", now())
     if "resourceChanges" in progress:
         done["resourceChanges"] = progress["resourceChanges"]
+    done.update(progress.get("op_occ") or {})
     if progress.get("delete_record"):
         store.delete(instance, version)
     else:

@@ -15,7 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import Vn
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine, runner, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine, runner, vm, vm_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
 OPENSTACK = "openstack"
@@ -70,8 +70,12 @@ def heat_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
     vim, store, found = heat_locate(params)
     event = params["action"]
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event,
-                                  lambda failed: vm.plan_resume(vim, store, found, failed, event, runner.waits(params)), check_mode, diff_mode)
+
+    def plan(failed):
+        planner = vm_change_pkg.plan_resume_change if failed["operation"] == vm_change_pkg.OPERATION else vm.plan_resume
+        return planner(vim, store, found, failed, event, runner.waits(params))
+
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode)
     return with_calls(result, vim)
 
 
@@ -101,6 +105,14 @@ def heat_on_instance(planner, missing_ok=False):
     return run
 
 
+def heat_change_pkg(params, check_mode=False, diff_mode=False):
+    vim, store, found = heat_locate(params)
+    with load_package(params["package"]) as package:
+        operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], runner.waits(params),
+                                                  preview=check_mode or diff_mode)
+    return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
 def heat_info(params, check_mode=False, diff_mode=False):
     vim = heat_vim(params)
     store = HeatRecordStore(vim.stacks)
@@ -120,6 +132,7 @@ HEAT_RUNS = {
     "terminate": heat_on_instance(vm.plan_terminate, missing_ok=True),
     "info": heat_info,
     "op_occ": heat_resume,
+    "change_pkg": heat_change_pkg,
 }
 
 
@@ -127,6 +140,9 @@ def kubernetes_run(operation):
     """The Kubernetes path of an operation, from runner.py."""
     if operation == "instantiate":
         return runner.instantiate
+    if operation == "change_pkg":
+        raise ValidationError("change_pkg", "vimConnectionInfo", "on Kubernetes the change of VNF package is vnf_modify with a new vnfdId "
+                                                                "and package (the container update)")
     if operation in ("info", "modify", "op_occ"):
         return {"info": runner.info, "modify": runner.modify, "op_occ": runner.resume}[operation]
     planner = {"scale": cnf.plan_scale, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]

@@ -67,16 +67,7 @@ def desired_stack(private, indexes, image_ids):
     managed = [link["vnfVirtualLinkDescId"] for link in request.get("extManagedVirtualLinks") or []]
     template = with_record_resource(heat_template.build_stack_template(private["base_template"], indexes, managed))
     nfv = nfv_params.build_nfv(flavour, request, indexes)
-    return template, with_image_ids(nfv, image_ids)
-
-
-def with_image_ids(nfv, image_ids):
-    """``nfv`` with every vcImageId that names a known image replaced by that image's id."""
-    result = copy.deepcopy(nfv)
-    for entry in (result.get("VDU") or {}).values():
-        if isinstance(entry, dict) and entry.get("vcImageId") in image_ids:
-            entry["vcImageId"] = image_ids[entry["vcImageId"]]
-    return result
+    return template, nfv_params.with_image_ids(nfv, image_ids)
 
 
 def indexes_for(counts):
@@ -98,7 +89,7 @@ def rescaled(indexes, counts):
 # ---------------------------------------------------------------------------------------------
 # Checking the request against the cloud (before anything is written)
 
-def resolve_images(vim, nfv, flavour, request, cache=None):
+def resolve_images(vim, nfv, flavour, request, cache=None, what=INSTANTIATE_VNF_REQUEST):
     """Glance image id per image name the nfv parameter uses; ValidationError names where the name came from."""
     patch = ((request.get("additionalParams") or {}).get("nfv") or {}).get("VDU") or {}
     names = nfv_params.image_names(flavour)
@@ -111,16 +102,16 @@ def resolve_images(vim, nfv, flavour, request, cache=None):
             image = vim.conn.image.find_image(name, ignore_missing=True)
         if image is None:
             if "vcImageId" in (patch.get(key) or {}):
-                what, field = INSTANTIATE_VNF_REQUEST, "additionalParams.nfv.VDU.{0}.vcImageId".format(key)
+                source, field = what, "additionalParams.nfv.VDU.{0}.vcImageId".format(key)
             else:
                 vdu = heat_template.split_vnfc_name(key)[0]
-                what, field = "VNF package", "{0}.sw_image_data.name".format(vdu if vdu in names else key)
-            raise ValidationError(what, field, "image {0!r} does not exist in Glance".format(name))
+                source, field = "VNF package", "{0}.sw_image_data.name".format(vdu if vdu in names else key)
+            raise ValidationError(source, field, "image {0!r} does not exist in Glance".format(name))
         found[name] = image.id
     return found
 
 
-def check_flavours(vim, nfv, request):
+def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST):
     patch = ((request.get("additionalParams") or {}).get("nfv") or {}).get("VDU") or {}
     checked = set()
     for key, entry in sorted((nfv.get("VDU") or {}).items()):
@@ -131,22 +122,22 @@ def check_flavours(vim, nfv, request):
             exists = vim.conn.compute.find_flavor(flavor, ignore_missing=True) is not None
         if not exists:
             if "computeFlavourId" in (patch.get(key) or {}):
-                what, field = INSTANTIATE_VNF_REQUEST, "additionalParams.nfv.VDU.{0}.computeFlavourId".format(key)
+                source, field = what, "additionalParams.nfv.VDU.{0}.computeFlavourId".format(key)
             else:
-                what, field = "VNF package", "{0}.requested_additional_capability_name".format(heat_template.split_vnfc_name(key)[0])
-            raise ValidationError(what, field, "Nova flavor {0!r} does not exist".format(flavor))
+                source, field = "VNF package", "{0}.requested_additional_capability_name".format(heat_template.split_vnfc_name(key)[0])
+            raise ValidationError(source, field, "Nova flavor {0!r} does not exist".format(flavor))
         checked.add(flavor)
 
 
-def check_connectivity(vim, request):
+def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST):
     """Networks, subnets and ports the request names must exist (and a subnet must be on its link's network)."""
     network = vim.conn.network
     for index, link in enumerate(request.get("extVirtualLinks") or []):
         path = field_path("extVirtualLinks", index)
-        net = _find(network.find_network, link.get("resourceId"), field_path(path, "resourceId"), "network")
+        net = _find(network.find_network, link.get("resourceId"), field_path(path, "resourceId"), "network", what)
         for port_index, port in enumerate(link.get("extLinkPorts") or []):
             port_path = field_path(field_path(field_path(path, "extLinkPorts"), port_index), "resourceHandle.resourceId")
-            _find(network.find_port, (port.get("resourceHandle") or {}).get("resourceId"), port_path, "port")
+            _find(network.find_port, (port.get("resourceHandle") or {}).get("resourceId"), port_path, "port", what)
         for cp_index, ext_cp in enumerate(link.get("extCps") or []):
             cp_path = field_path(field_path(path, "extCps"), cp_index)
             for config_id, config in (ext_cp.get("cpConfig") or {}).items():
@@ -157,21 +148,21 @@ def check_connectivity(vim, request):
                         if not address.get("subnetId"):
                             continue
                         subnet_path = "{0}.cpProtocolData[{1}].ipOverEthernet.ipAddresses[{2}].subnetId".format(config_path, proto_index, address_index)
-                        subnet = _find(network.find_subnet, address["subnetId"], subnet_path, "subnet")
+                        subnet = _find(network.find_subnet, address["subnetId"], subnet_path, "subnet", what)
                         if subnet.network_id != net.id:
-                            raise ValidationError(INSTANTIATE_VNF_REQUEST, subnet_path, "subnet {0!r} is not on network {1!r}".format(
+                            raise ValidationError(what, subnet_path, "subnet {0!r} is not on network {1!r}".format(
                                 address["subnetId"], link.get("resourceId")))
     for index, managed in enumerate(request.get("extManagedVirtualLinks") or []):
-        _find(network.find_network, managed.get("resourceId"), field_path(field_path("extManagedVirtualLinks", index), "resourceId"), "network")
+        _find(network.find_network, managed.get("resourceId"), field_path(field_path("extManagedVirtualLinks", index), "resourceId"), "network", what)
 
 
-def _find(finder, name_or_id, field, kind):
+def _find(finder, name_or_id, field, kind, what):
     if not name_or_id:
-        raise ValidationError(INSTANTIATE_VNF_REQUEST, field, "the {0} is missing".format(kind))
+        raise ValidationError(what, field, "the {0} is missing".format(kind))
     with sdk_errors("find", "{0} {1!r}".format(kind, name_or_id)):
         found = finder(name_or_id, ignore_missing=True)
     if found is None:
-        raise ValidationError(INSTANTIATE_VNF_REQUEST, field, "{0} {1!r} does not exist".format(kind, name_or_id))
+        raise ValidationError(what, field, "{0} {1!r} does not exist".format(kind, name_or_id))
     return found
 
 
@@ -290,6 +281,22 @@ def preview_summary(preview):
     return sorted(found)
 
 
+def update_preview_summary(changes):
+    """Resource names per kind of change (added, deleted, replaced, updated, unchanged) of a stack update preview."""
+    summary = {}
+    for kind, items in sorted((changes or {}).items()):
+        names = []
+        pending = list(items or [])
+        while pending:
+            item = pending.pop()
+            if isinstance(item, list):
+                pending.extend(item)
+            elif isinstance(item, dict):
+                names.append(item.get("resource_name"))
+        summary[kind] = sorted(name for name in names if name)
+    return summary
+
+
 def refreshed(vim, instance, stack, private, nfv):
     """``instance`` with instantiatedVnfInfo read from the stack's resources, and the record's private state."""
     resources = vim.stacks.resources(stack)
@@ -309,10 +316,14 @@ def located_stack(instance):
 # ---------------------------------------------------------------------------------------------
 # Stack updates shared by scale, heal and their retries
 
-def update_stack(vim, stack, template, nfv, waits, progress):
-    """PATCH the stack (template and nfv; what is not sent keeps its value) and follow its events."""
+def update_stack(vim, stack, template, nfv, waits, progress, files=None):
+    """PATCH the stack (template, files and nfv; what is not sent keeps its value) and follow its events.
+
+    A template sent without ``files`` keeps the stack's nested templates.
+    """
     marker = vim.stacks.last_event_id(stack)
-    files = vim.stacks.files(stack) if template is not None else None
+    if template is not None and files is None:
+        files = vim.stacks.files(stack)
     vim.stacks.patch(stack, template, files, {"nfv": nfv} if nfv is not None else {}, timeout_mins(waits))
     progress["stack"] = stack
     return vim.stacks.wait(stack, "UPDATE", marker, waits.timeout, progress)

@@ -113,6 +113,8 @@ VIM_CONNECTION_INFO = {
 
 # SOL003 v3 (Tacker v2) sends a map keyed by id; SOL003 v2 (Tacker v1) a list of items with "id".
 VIM_CONNECTION_INFO_MAP = map_of(struct(VIM_CONNECTION_INFO), list_key="id")
+# In modification requests the map is a JSON Merge Patch: a null entry removes that connection.
+VIM_CONNECTION_INFO_PATCH = map_of(struct(VIM_CONNECTION_INFO), list_key="id", nullable=True)
 
 VNFC_INFO_MODIFICATIONS = {
     "id": string(required=True),
@@ -147,7 +149,7 @@ VNF_INFO_MODIFICATION_REQUEST = {
     "vnfConfigurableProperties": key_value_pairs(),
     "metadata": key_value_pairs(),
     "extensions": key_value_pairs(),
-    "vimConnectionInfo": VIM_CONNECTION_INFO_MAP,
+    "vimConnectionInfo": VIM_CONNECTION_INFO_PATCH,
     "vimConnectionInfoDeleteIds": list_of(string()),
     "vnfcInfoModifications": list_of(struct(VNFC_INFO_MODIFICATIONS)),
 }
@@ -156,7 +158,7 @@ CHANGE_CURRENT_VNF_PKG_REQUEST = {
     "vnfdId": string(required=True),
     "extVirtualLinks": list_of(struct(EXT_VIRTUAL_LINK_DATA)),
     "extManagedVirtualLinks": list_of(struct(EXT_MANAGED_VIRTUAL_LINK_DATA)),
-    "vimConnectionInfo": VIM_CONNECTION_INFO_MAP,
+    "vimConnectionInfo": VIM_CONNECTION_INFO_PATCH,
     "additionalParams": key_value_pairs(),
     "extensions": key_value_pairs(),
     "vnfConfigurableProperties": key_value_pairs(),

@@ -29,8 +29,8 @@ STRUCT = "struct"
 
 # One node of a schema; build them with the helpers below rather than directly.
 Field = collections.namedtuple(
-    "Field", "kind required element schema enum minimum min_items default list_key",
-    defaults=(False, None, None, None, None, 0, None, None),
+    "Field", "kind required element schema enum minimum min_items default list_key nullable",
+    defaults=(False, None, None, None, None, 0, None, None, False),
 )
 
 # Map keys that can be written after a dot without ambiguity; anything else is quoted in brackets.
@@ -67,13 +67,14 @@ def list_of(element, required=False, min_items=0):
     return Field(LIST, required, element=element, min_items=min_items)
 
 
-def map_of(element, required=False, min_items=0, list_key=None):
+def map_of(element, required=False, min_items=0, list_key=None, nullable=False):
     """A JSON object used as a map from identifier to ``element``.
 
     With ``list_key`` an array is accepted too (the older SOL003 v2 form), each item carrying its
     identifier under ``list_key``; it is normalised to a map keyed by that identifier.
+    ``nullable``: an item may be null (a JSON Merge Patch of the map: null removes the entry).
     """
-    return Field(MAP, required, element=element, min_items=min_items, list_key=list_key)
+    return Field(MAP, required, element=element, min_items=min_items, list_key=list_key, nullable=nullable)
 
 
 def validate(document, schema, what, strict=True, path=""):
@@ -171,7 +172,8 @@ def _check_map(value, field, path, ctx):
             value = _keyed_list_to_map(value, field.list_key, path, ctx)
     _expect(ctx, path, value, (dict,), expected)
     _check_min_items(value, field, path, ctx)
-    return {key: _check_value(item, field.element, field_path(path, key), ctx) for key, item in value.items()}
+    return {key: None if item is None and field.nullable else _check_value(item, field.element, field_path(path, key), ctx)
+            for key, item in value.items()}
 
 
 def _keyed_list_to_map(items, list_key, path, ctx):

@@ -12,94 +12,30 @@ The package's VDU2 needs a Cinder volume type (admin only), so the modules run a
 from __future__ import annotations
 
 import copy
-import io
 import os
-import re
 import uuid
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (  # noqa: F401 (lab is a fixture)
+    CLOUD,
+    REQUEST,
+    heat_writes,
+    instantiate,
+    ip_config,
+    lab,
+    ports_by_network,
+    servers_of,
+    stack_updates,
+    stacks_named,
+)
+
 pytestmark = pytest.mark.tier2
-
-CLOUD = "nfvlab-admin"
-IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image")
-
-
-def ip_config(subnet=None):
-    address = {"type": "IPV4", "numDynamicAddresses": 1}
-    if subnet:
-        address["subnetId"] = subnet
-    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
-
-
-# Done when 1: VDU1_CP1 and VDU2_CP1 on net0, VDU2_CP1 with a fixed subnet.
-REQUEST = {
-    "flavourId": "simple",
-    "instantiationLevelId": "instantiation_level_1",
-    "extVirtualLinks": [{
-        "id": "ext-net0",
-        "resourceId": "net0",
-        "extCps": [
-            {"cpdId": "VDU1_CP1", "cpConfig": {"VDU1_CP1_1": ip_config()}},
-            {"cpdId": "VDU2_CP1", "cpConfig": {"VDU2_CP1_1": ip_config(subnet="net0-subnet")}},
-        ],
-    }],
-}
-
-
-@pytest.fixture(scope="module")
-def lab(tier2_lab, admin_conn):
-    """The tier-2 lab with the Glance images the package's VDUs name, and the env the modules read clouds.yaml from."""
-    for name in IMAGES:
-        if admin_conn.image.find_image(name) is None:
-            admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
-                                          data=io.BytesIO(b"\0" * 1024))
-    previous = os.environ.get("OS_CLIENT_CONFIG_FILE")
-    os.environ["OS_CLIENT_CONFIG_FILE"] = str(tier2_lab.clouds_yaml)
-    yield tier2_lab
-    if previous is None:
-        os.environ.pop("OS_CLIENT_CONFIG_FILE", None)
-    else:
-        os.environ["OS_CLIENT_CONFIG_FILE"] = previous
-
-
-@pytest.fixture
-def package(tacker_packages):
-    return os.path.join(tacker_packages, "userdata_standard")
-
-
-def heat_writes(lab, stack_name):
-    """Writes (POST/PATCH/PUT/DELETE) Heat logged for one stack: Heat's own request log."""
-    log = (lab.state_dir / "log" / "heat.log").read_text(errors="replace")
-    return [line for line in log.splitlines() if re.search(r'"(POST|PATCH|PUT|DELETE) /v1/[^/]+/stacks/{0}[/ ]'.format(re.escape(stack_name)), line)]
-
-
-def stack_updates(lab, stack_name):
-    return [line for line in heat_writes(lab, stack_name) if '"PATCH ' in line or '"PUT ' in line]
-
-
-def servers_of(conn, result):
-    info = result["vnf_instance"]["instantiatedVnfInfo"]
-    return {item["computeResource"]["resourceId"]: item for item in info["vnfcResourceInfo"]}
-
-
-def ports_by_network(conn, server_id):
-    return sorted(conn.network.get_network(port.network_id).name for port in conn.network.ports(device_id=server_id))
-
-
-def stacks_named(conn, name):
-    return [stack for stack in conn.orchestration.stacks() if stack.name == name]
-
 
 class Flow:
     """State the ordered lifecycle tests hand on."""
     name = "vnf-lcm-" + uuid.uuid4().hex[:6]
     result = None
-
-
-def instantiate(ansible_task, package, name, request, **extra):
-    return ansible_task("vnf_instantiate", dict({"package": package, "vnf_instance_name": name, "request": request, "cloud": CLOUD,
-                                                 "wait_timeout": 600}, **extra.pop("args", {})), **extra)
 
 
 def test_check_mode_plans_and_creates_nothing(lab, admin_conn, ansible_task, package):

@@ -64,3 +64,11 @@ def test_credentials_are_dropped_from_results_at_any_depth():
               "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {"accessInfo": {"password": "p"}}}}}]}
     assert without_credentials(result) == {"vnf_instance": {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes"}}},
                                            "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {}}}}]}
+
+
+def test_masked_secrets_hides_every_secret_leaf_and_keeps_the_rest():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
+    value = {"vdu_params": [{"vdu_id": "VDU1", "new_vnfc_param": {"username": "u", "password": "p"}}], "token": "", "n": 1}
+    masked = masked_secrets(value, mask="***")
+    assert masked == {"vdu_params": [{"vdu_id": "VDU1", "new_vnfc_param": {"username": "u", "password": "***"}}], "token": "", "n": 1}
+    assert value["vdu_params"][0]["new_vnfc_param"]["password"] == "p"

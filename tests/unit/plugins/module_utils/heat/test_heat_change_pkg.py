@@ -14,6 +14,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import stack_plan
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
 BEFORE = "userdata_standard"
@@ -53,7 +54,8 @@ def current(old, instantiate_request):
     """The stack instantiate built from the old package (instantiation_level_1: one VNFC per VDU)."""
     counts = nfv_params.vnfc_counts(old["flavour"], "instantiation_level_1")
     nfv = with_images(nfv_params.build_nfv(old["flavour"], instantiate_request, counts), ONE_IMAGE)
-    return {"template": heat_template.build_stack_template(old["template"], counts), "files": old["files"], "nfv": nfv}
+    template = with_record_resource(heat_template.build_stack_template(old["template"], counts))
+    return {"template": template, "files": old["files"], "nfv": nfv}
 
 
 @pytest.fixture
@@ -363,3 +365,49 @@ def test_merged_instance_fields_keep_what_the_request_omits(instance):
     merged = change_pkg.merged_instance_fields(instance, {"extensions": {"a": None, "nested": None}})
     assert "extensions" not in merged
     assert merged["vnfConfigurableProperties"] == {"list": [1, 2, 3]}
+
+
+# ---------------------------------------------------------------------------------------------
+# What the op occ reports
+
+def port(port_id, cp):
+    return {"id": port_id, "cpInstanceId": "{0}-{1}".format(cp, port_id), "resourceHandle": {"resourceId": port_id}}
+
+
+OLD_INFO = {
+    "vnfcResourceInfo": [{"id": "srv-1", "vduId": "VDU1", "computeResource": {"resourceId": "srv-1"}, "metadata": {"stackResource": "VDU1-0"}},
+                         {"id": "srv-2", "vduId": "VDU2", "computeResource": {"resourceId": "srv-2"}, "metadata": {"stackResource": "VDU2-0"}}],
+    "vnfVirtualLinkResourceInfo": [{"id": "net-1", "vnfVirtualLinkDescId": "internalVL1", "networkResource": {"resourceId": "net-1"},
+                                    "vnfLinkPorts": [port("p11", "VDU1_CP2")]},
+                                   {"id": "net-2", "vnfVirtualLinkDescId": "internalVL2", "networkResource": {"resourceId": "net-2"},
+                                    "vnfLinkPorts": [port("p13", "VDU1_CP3")]}],
+    "extVirtualLinkInfo": [{"id": "ext-net0", "extLinkPorts": [port("p1", "VDU1_CP1"), port("p2", "VDU2_CP1")]}],
+}
+NEW_INFO = {
+    "vnfcResourceInfo": OLD_INFO["vnfcResourceInfo"],
+    "vnfVirtualLinkResourceInfo": [OLD_INFO["vnfVirtualLinkResourceInfo"][0],
+                                   {"id": "net-3", "vnfVirtualLinkDescId": "internalVL3", "networkResource": {"resourceId": "net-3"},
+                                    "vnfLinkPorts": [port("p33", "VDU1_CP3")]}],
+    "extVirtualLinkInfo": [{"id": "ext-net0", "extLinkPorts": [port("p2", "VDU2_CP1")]},
+                           {"id": "ext-net1", "extLinkPorts": [port("p9", "VDU1_CP1")]}],
+}
+
+
+def test_resource_changes_of_a_change():
+    plan = {"vnfcs": [{"name": "VDU1-0", "action": "update"}, {"name": "VDU2-0", "action": "none"}]}
+    changes = change_pkg.resource_changes(OLD_INFO, NEW_INFO, plan)
+    assert changes["affectedVnfcs"] == [{"id": "srv-1", "vduId": "VDU1", "changeType": "MODIFIED", "computeResource": {"resourceId": "srv-1"}}]
+    assert [(item["vnfVirtualLinkDescId"], item["changeType"]) for item in changes["affectedVirtualLinks"]] == [
+        ("internalVL2", "REMOVED"), ("internalVL3", "ADDED")]
+    assert [(item["id"], item["changeType"]) for item in changes["affectedExtLinkPorts"]] == [("p9", "ADDED"), ("p1", "REMOVED")]
+
+
+def test_changed_ext_connectivity_lists_the_links_that_differ():
+    assert [link["id"] for link in change_pkg.changed_ext_connectivity(OLD_INFO, NEW_INFO)] == ["ext-net0", "ext-net1"]
+    assert change_pkg.changed_ext_connectivity(NEW_INFO, NEW_INFO) == []
+
+
+def test_modifications_triggered_name_only_what_changed():
+    before = {"vnfdId": "a", "vnfProvider": "Company", "extensions": {"x": 1}, "vimConnectionInfo": {"v": {}}}
+    after = {"vnfdId": "b", "vnfProvider": "Company", "extensions": {"x": 2}, "vimConnectionInfo": {"w": {}}}
+    assert change_pkg.modifications_triggered(before, after) == {"vnfdId": "b", "extensions": {"x": 2}}

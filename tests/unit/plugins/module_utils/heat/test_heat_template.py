@@ -257,3 +257,9 @@ def test_expand_keeps_the_indexes_a_scale_in_left(flavour_and_hot):
     expanded = expand_per_vnfc(template, {"VDU1": [2, 0], "VDU2": 1})
     assert [name for name in resource_names(expanded) if name.startswith("VDU")] == ["VDU1-0", "VDU1-2", "VDU2-0"]
     assert expanded["resources"]["VDU1-2"]["properties"]["flavor"] == nfv_read("VDU", "VDU1-2", "computeFlavourId")
+
+
+def test_used_files_follow_the_templates_references_and_drop_the_rest():
+    top = {"resources": {"VDU1-0": {"type": "VDU1-ver2.yaml"}, "net": {"type": "OS::Neutron::Net"}}}
+    files = {"VDU1-ver2.yaml": "resources:\n  inner: {type: inner.yaml}\n", "inner.yaml": "resources: {}\n", "VDU1.yaml": "resources: {}\n"}
+    assert sorted(heat_template.used_files(top, files)) == ["VDU1-ver2.yaml", "inner.yaml"]

@@ -10,6 +10,7 @@ import os
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm
@@ -26,7 +27,7 @@ def test_scale_in_removes_the_newest_and_scale_out_takes_the_next_index():
 
 def test_image_names_become_glance_ids():
     nfv = {"VDU": {"VDU1-0": {"vcImageId": "cirros"}, "VDU2-0": {"computeFlavourId": "m1"}}}
-    assert vm.with_image_ids(nfv, {"cirros": "id-1"})["VDU"]["VDU1-0"]["vcImageId"] == "id-1"
+    assert nfv_params.with_image_ids(nfv, {"cirros": "id-1"})["VDU"]["VDU1-0"]["vcImageId"] == "id-1"
     assert nfv["VDU"]["VDU1-0"]["vcImageId"] == "cirros"
 
 

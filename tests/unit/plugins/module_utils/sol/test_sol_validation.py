@@ -411,3 +411,12 @@ def test_terminate_request(body):
 ])
 def test_terminate_request_errors(body, field):
     assert failure(v.validate_terminate_request, body).field == field
+
+
+def test_change_pkg_vim_connection_info_is_a_merge_patch_null_removes_an_entry():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_change_pkg_request
+    request = validate_change_pkg_request({"vnfdId": "v", "vimConnectionInfo": {"old": None, "new": {"vimType": "kubernetes"}}})
+    assert request["vimConnectionInfo"] == {"old": None, "new": {"vimType": "kubernetes"}}
+    with pytest.raises(ValidationError) as error:
+        validate_change_pkg_request({"vnfdId": "v", "vimConnectionInfo": {"bad": "text"}})
+    assert error.value.field == "vimConnectionInfo.bad"

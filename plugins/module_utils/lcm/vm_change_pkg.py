@@ -1,0 +1,265 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Change of the current VNF package of a VM-based VNF on Heat (SOL003 ChangeCurrentVnfPkgRequest).
+
+Planning is whole before the first write: the request against the new VNFD, the cloud's flavours,
+images and networks, the hooks' task files, and the stack the new package gives (heat/change_pkg.py).
+The writes are stack PATCHes, one per VNFC of the ``vdu_params`` VDUs, each followed by the
+coordination hook. The record of a FAILED_TEMP change keeps the stack from before and the change
+itself (``change`` in the private state), so rollback and retry need neither the package nor the
+request: rollback walks the VNFCs back one at a time (old-VNF hook after each), retry goes on from
+the stack as it is.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vim, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+    FLAVOUR_KEYS,
+    INSTANTIATED,
+    check_connectivity,
+    check_flavours,
+    located_stack,
+    update_preview_summary,
+    refreshed,
+    resolve_images,
+    update_stack,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state, vnfd_identity
+
+OPERATION = "CHANGE_VNFPKG"
+WHAT = change_pkg.WHAT
+# Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
+CHANGE = "change"
+
+
+def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False):
+    """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation."""
+    waits = waits or Waits()
+    instance = found[0]
+    require_instantiation_state(instance, INSTANTIATED, OPERATION)
+    private = private_state(instance)
+    new_vnfd = package.to_dict()["vnfd"]
+    flavour_id = instance["instantiatedVnfInfo"]["flavourId"]
+    try:
+        base_template, files = heat_template.load_base_hot(package, flavour_id)
+    except PackageError as error:
+        raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
+    request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
+    vdu_params = request["additionalParams"]["vdu_params"]
+    for index, vdu_param in enumerate(vdu_params):
+        if vdu_param["vdu_id"] not in private["vnfcs"]:
+            raise ValidationError(WHAT, field_path(field_path("additionalParams.vdu_params", index), "vdu_id"),
+                                  "VNF instance {0} has no VDU {1!r} (it has {2})".format(instance["id"], vdu_param["vdu_id"], ", ".join(sorted(private["vnfcs"]))))
+    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT)
+    flavour = package.flavour(flavour_id)
+    check_connectivity(vim, request, WHAT)
+    by_name = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"])
+    check_flavours(vim, by_name["nfv"], request, WHAT)
+    images = resolve_images(vim, by_name["nfv"], flavour, request, what=WHAT)
+    desired = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"], images)
+    new_private = {
+        "flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
+        "base_template": base_template,
+        "request": change_pkg.effective_request(private["request"], request, change_pkg.new_flavour(new_vnfd, instance)),
+        "instantiation": private.get("instantiation"),
+        "vnfcs": private["vnfcs"],
+        "images": images,
+    }
+    job = {
+        "vdu_params": vdu_params,
+        "hooks": hooks,
+        "desired": desired,
+        "private": json_copy(new_private),
+        "identity": vnfd_identity(new_vnfd),
+        "fields": {key: recordable_fields(key, value) for key, value in change_pkg.merged_instance_fields(instance, request).items()},
+    }
+    return change_operation(vim, store, found, request, job, waits, preview)
+
+
+def recordable_fields(key, value):
+    if key == "vimConnectionInfo":
+        return {vim_id: recordable_vim(vim) for vim_id, vim in value.items()}
+    return value
+
+
+def json_copy(value):
+    """``value`` as the record will give it back (tuples become lists), so that re-runs compare equal."""
+    return json.loads(json.dumps(value))
+
+
+def current_stack(vim, stack):
+    """The stack as Heat has it: template, the nested files it uses, and the nfv parameter."""
+    nfv = vim.stacks.get(stack).get("parameters", {}).get("nfv") or {}
+    template = vim.stacks.template(stack)
+    return {"template": template, "files": heat_template.used_files(template, vim.stacks.files(stack)),
+            "nfv": json.loads(nfv) if isinstance(nfv, str) else nfv}
+
+
+def without_change(instance):
+    """The record without the data of a change in progress."""
+    result = copy.deepcopy(instance)
+    result["instantiatedVnfInfo"]["metadata"][PRIVATE].pop(CHANGE, None)
+    return result
+
+
+def with_change(instance, change):
+    result = copy.deepcopy(instance)
+    result["instantiatedVnfInfo"]["metadata"][PRIVATE][CHANGE] = change
+    return result
+
+
+def changed_instance(instance, job):
+    """The VnfInstance attributes the change sets (before instantiatedVnfInfo is read back from the stack)."""
+    result = without_change(instance)
+    result.update(copy.deepcopy(job["identity"]))
+    for field in change_pkg.MERGED_FIELDS:
+        result.pop(field, None)
+    result.update(copy.deepcopy(job["fields"]))
+    return result
+
+
+def record_is_current(instance, job):
+    """True when the record already says what the change would write (a re-run after success)."""
+    private = private_state(instance)
+    expected = changed_instance(instance, job)
+    same_fields = all(instance.get(key) == expected.get(key) for key in tuple(job["identity"]) + change_pkg.MERGED_FIELDS)
+    same_private = all(json_copy(private.get(key)) == json_copy(job["private"][key]) for key in job["private"])
+    return same_fields and same_private and CHANGE not in private
+
+
+def vdu_ids_of(job):
+    return [vdu_param["vdu_id"] for vdu_param in job["vdu_params"]]
+
+
+def change_operation(vim, store, found, request, job, waits, preview=False, previous=None):
+    """The Operation that takes the stack from what it is now to ``job["desired"]``, VNFC by VNFC.
+
+    ``previous``: the stack before the op occ began (a retry passes the one the record kept).
+    """
+    instance, op_occs, version = found
+    stack = located_stack(instance)
+    current = current_stack(vim, stack)
+    previous = previous or current
+    plan = change_pkg.change_plan(current, job["desired"], vdu_ids_of(job))
+    target = plan.pop("target")
+    changed = not plan["is_noop"] or not record_is_current(instance, job)
+    plan.update(operation=OPERATION, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfd_id=job["identity"]["vnfdId"],
+                hooks=sorted(hook["name"] for hook in job["hooks"].values()))
+    if not changed:
+        plan["lines"] = ["no change: the stack and the record already have this package"]
+    if preview and not plan["is_noop"]:
+        plan["preview"] = update_preview_summary(vim.stacks.preview_update(stack, target["template"], target["files"], {"nfv": target["nfv"]}))
+    hook = job["hooks"].get(coordination.NEW_VNF)
+
+    def execute(progress):
+        # Stored in the record: vnfc params' passwords masked (a retry or rollback hook gets the mask).
+        change = {"previous": previous, "job": masked_secrets(job), "updated": [], "coordinated": []}
+        if previous is not current:
+            change.update({key: value for key, value in private_state(instance).get(CHANGE, {}).items() if key in ("updated", "coordinated")})
+        progress["instance"] = with_change(without_change(instance), change)
+        last = roll(vim, stack, current, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
+        result = refreshed(vim, changed_instance(instance, job), stack, job["private"], last["nfv"])
+        old_info, new_info = instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"]
+        whole = stack_plan(previous, last)
+        progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, whole)
+        progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info),
+                              "modificationsTriggeredByVnfPkgChange": change_pkg.modifications_triggered(instance, result)}
+        return result
+
+    diff = {"before": {key: instance.get(key) for key in job["identity"]}, "after": dict(job["identity"], stack=plan["summary"])}
+    return Operation(OPERATION, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff)
+
+
+def roll(vim, stack, current, desired, instance_id, job, hook, waits, progress, change, rollback):
+    """Move the VNFCs of the job's VDUs to their form in ``desired``, one stack PATCH each, the hook after each.
+
+    Rollback goes through the VDUs in reverse order.
+    ``change["updated"]`` / ``["coordinated"]`` say which VNFCs were PATCHed and which passed the hook in
+    this op occ, so a retry runs the hook of a VNFC whose PATCH went through but whose hook failed.
+    Returns the stack as it was left.
+    """
+    vdu_ids = vdu_ids_of(job)[::-1] if rollback else vdu_ids_of(job)
+    steps = {step["vnfc"]: step for step in change_pkg.rolling_steps(current, desired, vdu_ids)}
+    done = progress.setdefault("steps", [])
+    last = current
+    for name in change_pkg.vnfc_order(current, desired, vdu_ids):
+        step = steps.get(name)
+        if step is not None:
+            update_stack(vim, stack, step["stack"]["template"], step["stack"]["nfv"], waits, progress, files=step["stack"]["files"])
+            last = step["stack"]
+            change["updated"].append(name)
+            done.append({"vnfc": name, "summary": step["plan"]["summary"], "rollback": rollback})
+        if hook and name in change["updated"] and name not in change["coordinated"]:
+            vdu_id = heat_template.split_vnfc_name(name)[0]
+            vdu_param = next((item for item in job["vdu_params"] if item["vdu_id"] == vdu_id), {})
+            variables = coordination.hook_variables(OPERATION, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
+            coordination.run_hook(hook, variables, waits.timeout)
+            change["coordinated"].append(name)
+    return last
+
+
+def vnfc_details(vim, stack, name):
+    """What a hook learns about a VNFC: its stack resource, VDU, server id, Nova addresses and ports per CP."""
+    parts = vnfc_parts(vim.stacks.resources(stack)).get(name) or {"servers": {}, "ports": {}}
+    server_id = next((item["physical_resource_id"] for item in parts["servers"].values()), None)
+    addresses = {}
+    if server_id:
+        with sdk_errors("read", "server " + server_id):
+            server = vim.conn.compute.get_server(server_id)
+        addresses = copy.deepcopy(server.addresses or {})
+    return {"resource": name, "vdu_id": heat_template.split_vnfc_name(name)[0], "server_id": server_id, "addresses": addresses,
+            "ports": {cp: item["physical_resource_id"] for cp, item in sorted(parts["ports"].items())}}
+
+
+# ---------------------------------------------------------------------------------------------
+# Retry / rollback of a FAILED_TEMP change
+
+def plan_resume_change(vim, store, found, failed_op_occ, event, waits):
+    instance = found[0]
+    change = private_state(instance).get(CHANGE)
+    if not change:
+        raise ConflictError(event, "CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
+                            "the record keeps no data of this change (it failed before its first stack update); fail it")
+    if event == "retry":
+        return change_operation(vim, store, found, failed_op_occ.get("operationParams") or {}, change["job"], waits, previous=change["previous"])
+    return rollback_operation(vim, store, found, failed_op_occ, change, waits)
+
+
+def rollback_operation(vim, store, found, failed_op_occ, change, waits):
+    """Walk the VNFCs back to the stack from before the change (old-VNF hook after each), then the record."""
+    instance, op_occs, version = found
+    stack = located_stack(instance)
+    current = current_stack(vim, stack)
+    previous, job = change["previous"], change["job"]
+    whole = stack_plan(current, previous)
+    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "rollback": True,
+            "vnfcs": whole["vnfcs"], "summary": whole["summary"], "lines": plan_lines(whole)}
+    hook = job["hooks"].get(coordination.OLD_VNF)
+    before = without_change(instance)
+
+    def execute(progress):
+        state = {"updated": [], "coordinated": []}
+        last = roll(vim, stack, current, previous, instance["id"], job, hook, waits, progress, state, rollback=True)
+        if not stack_plan(last, previous)["is_noop"]:
+            # Whatever no VNFC step restored (a resource of no VNFC): the previous stack, exactly.
+            update_stack(vim, stack, previous["template"], previous["nfv"], waits, progress, files=previous["files"])
+        result = refreshed(vim, before, stack, private_state(before), previous["nfv"])
+        progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], whole)
+        return result
+
+    return Operation(OPERATION, failed_op_occ.get("operationParams") or {}, instance, plan, store, op_occs, version, execute=execute)
