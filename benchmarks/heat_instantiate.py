@@ -149,6 +149,23 @@ class Bench:
         self.conn.orchestration.wait_for_delete(stack, wait=600)
 
 
+def lab_state() -> Path:
+    """The running tier-2 lab's state dir; the staged collection importable (ANSIBLE_COLLECTIONS_PATH)."""
+    for path in filter(None, os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)):
+        sys.path.append(path)
+    state = Path(os.environ.get("NFV_OPENSTACK_LAB_DIR") or Path.home() / ".cache" / "nfv-vnflcm" / "openstack-lab" / "state")
+    if not (state / "clouds.yaml").exists():
+        raise SystemExit("no running OpenStack lab in {0}: `lab.py up --tier 2` first".format(state))
+    return state
+
+
+def ensure_images(conn):
+    """The Glance images userdata_standard names (1 KiB of zeros: the lab's Nova is the fake driver)."""
+    for name in IMAGES:
+        if conn.image.find_image(name) is None:
+            conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public", data=io.BytesIO(b"\0" * 1024))
+
+
 def stats(values):
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
 
@@ -158,16 +175,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = parser.parse_args(argv)
-    for path in filter(None, os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)):
-        sys.path.append(path)
-    state = Path(os.environ.get("NFV_OPENSTACK_LAB_DIR") or Path.home() / ".cache" / "nfv-vnflcm" / "openstack-lab" / "state")
-    if not (state / "clouds.yaml").exists():
-        raise SystemExit("no running OpenStack lab in {0}: `lab.py up --tier 2` first".format(state))
+    state = lab_state()
     with tempfile.TemporaryDirectory() as work:
         bench = Bench(state, Path(work))
-        for name in IMAGES:
-            if bench.conn.image.find_image(name) is None:
-                bench.conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public", data=io.BytesIO(b"\0" * 1024))
+        ensure_images(bench.conn)
         stack = same_stack(bench.conn)
         rounds = []
         for number in range(args.rounds):

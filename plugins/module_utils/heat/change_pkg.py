@@ -169,7 +169,7 @@ def vnfc_order(current, desired, vdu_ids):
         for name, (vdu, index) in vnfc_resources(normalised_stack(stack)["template"]).items():
             found[name] = (vdu, index)
     position = {vdu: rank for rank, vdu in enumerate(vdu_ids)}
-    return sorted((name for name, (vdu, _) in found.items() if vdu in position), key=lambda name: (position[found[name][0]], found[name][1]))
+    return sorted((name for name, (vdu, _index) in found.items() if vdu in position), key=lambda name: (position[found[name][0]], found[name][1]))
 
 
 def intermediate_stack(current, desired, switched):
@@ -392,7 +392,8 @@ def _affected_links(old_links, new_links):
         if vl_id in old and vl_id in new:
             if _port_ids(old[vl_id].get("vnfLinkPorts")) == _port_ids(new[vl_id].get("vnfLinkPorts")):
                 continue
-            change, link = "LINK_PORT_ADDED" if _port_ids(new[vl_id].get("vnfLinkPorts")) - _port_ids(old[vl_id].get("vnfLinkPorts")) else "LINK_PORT_REMOVED", new[vl_id]
+            added = _port_ids(new[vl_id].get("vnfLinkPorts")) - _port_ids(old[vl_id].get("vnfLinkPorts"))
+            change, link = "LINK_PORT_ADDED" if added else "LINK_PORT_REMOVED", new[vl_id]
         else:
             change, link = ("ADDED", new[vl_id]) if vl_id in new else ("REMOVED", old[vl_id])
         changes.append({"id": link["id"], "vnfVirtualLinkDescId": vl_id, "changeType": change, "networkResource": link["networkResource"]})

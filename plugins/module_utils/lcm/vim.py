@@ -141,8 +141,8 @@ def kubernetes_run(operation):
     if operation == "instantiate":
         return runner.instantiate
     if operation == "change_pkg":
-        raise ValidationError("change_pkg", "vimConnectionInfo", "on Kubernetes the change of VNF package is vnf_modify with a new vnfdId "
-                                                                "and package (the container update)")
+        raise ValidationError("change_pkg", "vimConnectionInfo",
+                              "on Kubernetes the change of VNF package is vnf_modify with a new vnfdId and package (the container update)")
     if operation in ("info", "modify", "op_occ"):
         return {"info": runner.info, "modify": runner.modify, "op_occ": runner.resume}[operation]
     planner = {"scale": cnf.plan_scale, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]

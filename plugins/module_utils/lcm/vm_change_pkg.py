@@ -19,7 +19,7 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vim, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
@@ -38,7 +38,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     resolve_images,
     update_stack,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state, vnfd_identity
 
 OPERATION = "CHANGE_VNFPKG"
@@ -60,18 +59,13 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
-    vdu_params = request["additionalParams"]["vdu_params"]
-    for index, vdu_param in enumerate(vdu_params):
-        if vdu_param["vdu_id"] not in private["vnfcs"]:
-            raise ValidationError(WHAT, field_path(field_path("additionalParams.vdu_params", index), "vdu_id"),
-                                  "VNF instance {0} has no VDU {1!r} (it has {2})".format(instance["id"], vdu_param["vdu_id"], ", ".join(sorted(private["vnfcs"]))))
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT)
     flavour = package.flavour(flavour_id)
     check_connectivity(vim, request, WHAT)
-    by_name = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"])
-    check_flavours(vim, by_name["nfv"], request, WHAT)
-    images = resolve_images(vim, by_name["nfv"], flavour, request, what=WHAT)
-    desired = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"], images)
+    named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"])
+    check_flavours(vim, named["nfv"], request, WHAT)
+    images = resolve_images(vim, named["nfv"], flavour, request, what=WHAT)
+    desired = dict(named, nfv=nfv_params.with_image_ids(named["nfv"], images))
     new_private = {
         "flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
         "base_template": base_template,
@@ -81,7 +75,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "images": images,
     }
     job = {
-        "vdu_params": vdu_params,
+        "vdu_params": request["additionalParams"]["vdu_params"],
         "hooks": hooks,
         "desired": desired,
         "private": json_copy(new_private),

@@ -9,6 +9,7 @@ A lab that is not installed skips the tests, or fails them when $CI is set
 or NFV_LAB_REQUIRED=1: lab tests must never pass silently without a lab.
 """
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -234,3 +235,31 @@ def _params(parameters):
     # json parameters travel as JSON text, as the heat client sends them.
     return {k: json.dumps(v) if isinstance(v, (dict, list)) else v
             for k, v in (parameters or {}).items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# VM-based VNFs (tier 2): the lab with the images of Tacker's userdata_standard packages
+
+# The images userdata_standard names, and the one its change package adds for VDU1.
+IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image")
+
+
+@pytest.fixture(scope="module")
+def lab(tier2_lab, admin_conn):
+    """The tier-2 lab with the Glance images the package's VDUs name, and the env the modules read clouds.yaml from."""
+    for name in IMAGES:
+        if admin_conn.image.find_image(name) is None:
+            admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
+                                          data=io.BytesIO(b"\0" * 1024))
+    previous = os.environ.get("OS_CLIENT_CONFIG_FILE")
+    os.environ["OS_CLIENT_CONFIG_FILE"] = str(tier2_lab.clouds_yaml)
+    yield tier2_lab
+    if previous is None:
+        os.environ.pop("OS_CLIENT_CONFIG_FILE", None)
+    else:
+        os.environ["OS_CLIENT_CONFIG_FILE"] = previous
+
+
+@pytest.fixture
+def package(tacker_packages):
+    return os.path.join(tacker_packages, "userdata_standard")

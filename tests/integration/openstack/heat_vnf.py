@@ -1,19 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the tier-2 tests of VM-based VNFs share: the lab with the package's images, the base request, Heat's request log."""
+"""What the tier-2 tests of VM-based VNFs share: the base request, Heat's request log, Nova and Neutron reads.
+
+Their fixtures (``lab``, ``package``) are in conftest.py.
+"""
 
 from __future__ import annotations
 
-import io
-import os
 import re
 
-import pytest
-
 CLOUD = "nfvlab-admin"
-# The images userdata_standard names, and the one its change package adds for VDU1.
-IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image")
 
 
 def ip_config(subnet=None):
@@ -36,27 +33,6 @@ REQUEST = {
         ],
     }],
 }
-
-
-@pytest.fixture(scope="module")
-def lab(tier2_lab, admin_conn):
-    """The tier-2 lab with the Glance images the package's VDUs name, and the env the modules read clouds.yaml from."""
-    for name in IMAGES:
-        if admin_conn.image.find_image(name) is None:
-            admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
-                                          data=io.BytesIO(b"\0" * 1024))
-    previous = os.environ.get("OS_CLIENT_CONFIG_FILE")
-    os.environ["OS_CLIENT_CONFIG_FILE"] = str(tier2_lab.clouds_yaml)
-    yield tier2_lab
-    if previous is None:
-        os.environ.pop("OS_CLIENT_CONFIG_FILE", None)
-    else:
-        os.environ["OS_CLIENT_CONFIG_FILE"] = previous
-
-
-@pytest.fixture
-def package(tacker_packages):
-    return os.path.join(tacker_packages, "userdata_standard")
 
 
 def heat_writes(lab, stack_name):
@@ -86,5 +62,3 @@ def stacks_named(conn, name):
 def instantiate(ansible_task, package, name, request, **extra):
     return ansible_task("vnf_instantiate", dict({"package": package, "vnf_instance_name": name, "request": request, "cloud": CLOUD,
                                                  "wait_timeout": 600}, **extra.pop("args", {})), **extra)
-
-

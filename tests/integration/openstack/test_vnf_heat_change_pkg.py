@@ -22,13 +22,12 @@ import uuid
 import pytest
 import yaml
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (  # noqa: F401 (lab is a fixture)
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     REQUEST,
     heat_writes,
     instantiate,
     ip_config,
-    lab,
     ports_by_network,
     stack_updates,
 )

@@ -12,18 +12,15 @@ The package's VDU2 needs a Cinder volume type (admin only), so the modules run a
 from __future__ import annotations
 
 import copy
-import os
 import uuid
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (  # noqa: F401 (lab is a fixture)
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     REQUEST,
     heat_writes,
     instantiate,
-    ip_config,
-    lab,
     ports_by_network,
     servers_of,
     stack_updates,
@@ -31,6 +28,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
 )
 
 pytestmark = pytest.mark.tier2
+
 
 class Flow:
     """State the ordered lifecycle tests hand on."""

@@ -91,11 +91,11 @@ def request_nw(new, ip_config):
     }
 
 
-def desired_for(package, request, instance, image_ids=ONE_IMAGE):
+def desired_for(package, request, instance, image_ids=None):
     normalised = change_pkg.validate_change_pkg(request, instance, package["vnfd"], package["template"])
     private = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"]
     return change_pkg.desired_stack(package["flavour"], package["template"], package["files"], normalised,
-                                    private["request"], private["vnfcs"], image_ids)
+                                    private["request"], private["vnfcs"], ONE_IMAGE if image_ids is None else image_ids)
 
 
 def vnfc(plan, name):
