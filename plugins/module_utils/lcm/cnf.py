@@ -24,6 +24,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import (
     vnfc_resource_info,
     with_replicas,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -343,6 +344,7 @@ def plan_heal(api, store, found, request, waits=None):
     def execute(progress):
         namespace = instance_namespace(instance)
         deadline = waits.deadline()
+        recreated = []
         for item in targets:
             pod_name = item["computeResource"]["resourceId"]
             old = api.get("v1", "Pod", pod_name, namespace)
@@ -350,12 +352,20 @@ def plan_heal(api, store, found, request, waits=None):
             progress.setdefault("deleted", []).append(pod_name)
             if item["metadata"]["workloadKind"] == "Pod" and old is not None:
                 # A bare Pod has no controller to replace it: recreate it once its name is free.
-                recreate_pod(api, old, fresh_pod(old), deadline)
+                recreated.append(fresh_pod(old))
+                recreate_pod(api, old, recreated[-1], deadline)
+        wait_recreated(api, recreated, deadline)
+        healed_ids = [item["id"] for item in targets]
+        result = None
         if waits.enabled:
             deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
-            workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets}
+            workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets if item["metadata"]["workloadKind"] != "Pod"}
             wait_ready(api, list(workloads.values()), deadline)
-        result = refresh_vnfcs(api, instance, healed_ids=[item["id"] for item in targets])
+            # A workload's status can still be the one from before the pods were deleted: count the new pods themselves.
+            wanted = vnfcs_per_vdu(instance)
+            result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, healed_ids=healed_ids), wanted),
+                                   "replacement pods of {0} to be listed".format(", ".join(chosen)))
+        result = result or refresh_vnfcs(api, instance, healed_ids=healed_ids)
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         return result
 
@@ -369,6 +379,18 @@ def workload_of(instance, vnfc_resource):
             "metadata": {"name": meta["workloadName"], "namespace": instance_namespace(instance)}}
 
 
+def vnfcs_per_vdu(instance):
+    counts = {}
+    for item in (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []:
+        counts[item["vduId"]] = counts.get(item["vduId"], 0) + 1
+    return counts
+
+
+def with_vnfcs(instance, wanted):
+    """``instance`` when it has ``wanted`` VNFCs per VDU, else None (for a poll)."""
+    return instance if vnfcs_per_vdu(instance) == wanted else None
+
+
 def pods_replaced(api, instance, targets):
     """Every replaced pod is gone (or, for a bare Pod, back with a new UID)."""
     namespace = instance_namespace(instance)
@@ -380,22 +402,29 @@ def pods_replaced(api, instance, targets):
 
 
 def recreate_pod(api, old, new, deadline):
-    """Create ``new`` under the name of the deleted pod ``old`` once that name is free, and see it stays.
-
-    A deleter that does not check the UID (some node agents finish a deletion by name) can still
-    take the new pod when it comes late: the pod is then created again, until the deadline.
-    """
-    meta = new["metadata"]
+    """Create ``new`` under the name of the deleted pod ``old`` once that name is free (then :func:`wait_recreated`)."""
     wait_gone(api, [old], deadline)
     api.create(new)
 
-    def present():
-        if api.get("v1", "Pod", meta["name"], meta.get("namespace")) is not None:
-            return True
-        create_or_adopt(api, new, (meta.get("labels") or {}).get(INSTANCE_ID_LABEL))
-        return False
 
-    deadline.poll(present, "Pod {0} to be recreated".format(meta["name"]))
+def wait_recreated(api, pods, deadline):
+    """Until every recreated bare Pod is there and ready.
+
+    A deleter that does not check the UID (kwok finishes a deletion by name; a kubelet would not) can
+    take a recreated pod when it comes late: such a pod is created again, until the deadline.
+    """
+    def back():
+        ready = True
+        for pod in pods:
+            meta = pod["metadata"]
+            live = api.get("v1", "Pod", meta["name"], meta.get("namespace"))
+            if live is None:
+                create_or_adopt(api, pod, (meta.get("labels") or {}).get(INSTANCE_ID_LABEL))
+            ready = ready and live is not None and is_ready(live)
+        return ready
+
+    if pods:
+        deadline.poll(back, "Pod {0} to be recreated".format(", ".join(pod["metadata"]["name"] for pod in pods)))
 
 
 def fresh_pod(live):

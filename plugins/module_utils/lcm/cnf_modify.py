@@ -31,7 +31,14 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     with_images,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import INSTANTIATED, config_identity, create_or_adopt, recreate_pod, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
+    INSTANTIATED,
+    config_identity,
+    create_or_adopt,
+    recreate_pod,
+    refresh_vnfcs,
+    wait_recreated,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
@@ -226,7 +233,7 @@ def carry_out(api, instance, update, progress, waits, keep_rollback=True):
         save_rollback(api, instance, update, progress["op_occ_id"])
     write_config(api, instance["id"], namespace, update, progress)
     deadline = waits.deadline()
-    rolled = []
+    rolled, recreated = [], []
     for entry in plan["restart"] + plan["template_only"]:
         api_version = API_VERSIONS[entry["kind"]]
         if entry["action"] == ACTION_RECREATE:
@@ -235,18 +242,20 @@ def carry_out(api, instance, update, progress, waits, keep_rollback=True):
             if live is not None:
                 api.delete(api_version, "Pod", entry["name"], namespace, grace_seconds=0)
             recreate_pod(api, live or pod, pod, deadline)
+            recreated.append(pod)
         else:
             api.patch(api_version, entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC)
             for pod in entry.get("pods", ()) if entry["action"] == ACTION_REPLACE_PODS else ():
                 api.delete("v1", "Pod", pod, namespace, grace_seconds=0)
         rolled.append({"kind": entry["kind"], "name": entry["name"]})
         progress.setdefault("restarted", []).append(rolled[-1])
+    wait_recreated(api, recreated, deadline)
     if waits.enabled and rolled:
         deleted_pods = {pod for entry in plan["restart"] for pod in entry.get("pods", ())}
         deadline.poll(lambda: not deleted_pods & {name_of(pod) for pod in api.list("v1", "Pod", namespace, resource_selector(instance["id"]))},
                       "the replaced pods to be gone")
         wait_ready(api, [{"apiVersion": API_VERSIONS[item["kind"]], "kind": item["kind"], "metadata": {"name": item["name"], "namespace": namespace}}
-                         for item in rolled if item["kind"] not in ("CronJob", "Job")], deadline)
+                         for item in rolled if item["kind"] not in ("CronJob", "Job", "Pod")], deadline)
     restarted = {(entry["kind"], entry["name"]) for entry in plan["restart"]}
     return [item["id"] for item in instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
             if (item["metadata"]["workloadKind"], item["metadata"]["workloadName"]) in restarted]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import os
+import time
 
 import pytest
 
@@ -239,13 +240,15 @@ def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf
     assert len(pods_by_owner(kube, ns)[("Deployment", "vdu1-update")]) == 3
     assert {item["aspectId"]: item["scaleLevel"] for item in rolled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu1_aspect"] == 2
 
-    # Terminate, then an instantiate that times out: its rollback deletes what it created; the instance stays, NOT_INSTANTIATED.
+    # Terminate, then an instantiate that fails half-way (the package's bare ReplicaSet is refused by a quota):
+    # its rollback deletes what it created; the instance stays, NOT_INSTANTIATED.
     assert ansible_task("vnf_terminate", lcm)["changed"] is True
+    block_replicasets(kube, ns)
     request = {"flavourId": "simple", "additionalParams": {"lcm-kubernetes-def-files": DEF_FILES, "namespace": ns}}
-    failed = ansible_task("vnf_instantiate", {"kubeconfig": cnf["kubeconfig"], "wait_timeout": 0, "package": packages["before"],
+    failed = ansible_task("vnf_instantiate", {"kubeconfig": cnf["kubeconfig"], "wait_timeout": 60, "package": packages["before"],
                                               "vnf_instance_id": cnf["vnf_instance_id"], "vnf_instance_name": "modify_vnf_before", "request": request})
     assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
-    assert exists_deployment(kube, ns)
+    assert "exceeded quota" in failed["msg"] and config_exists(kube, ns, "ConfigMap", "cm-data"), failed.get("msg")  # half done
     no_package = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
     assert no_package.get("failed") is True and "package" in no_package["msg"]
     rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback", package=packages["before"]))
@@ -254,6 +257,19 @@ def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf
     assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
     assert not exists_deployment(kube, ns) and pods_by_owner(kube, ns) == {}
     assert config_exists(kube, ns, "ConfigMap", "cm-data") is False
+
+
+def block_replicasets(kube, namespace):
+    """A quota of no ReplicaSets: creating the package's ReplicaSet fails, whatever the timing."""
+    path = "/api/v1/namespaces/{0}/resourcequotas".format(namespace)
+    kube.call("POST", path, {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-replicasets"},
+                             "spec": {"hard": {"count/replicasets.apps": "0"}}})
+    # Admission enforces the quota once its controller has filled in the status.
+    for _attempt in range(60):
+        if (kube.call("GET", path + "/no-replicasets").get("status") or {}).get("hard"):
+            return
+        time.sleep(0.5)
+    raise AssertionError("the ResourceQuota controller did not take up the quota")
 
 
 def exists_deployment(kube, namespace):

@@ -1,0 +1,64 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf
+
+READY = {"conditions": [{"type": "Ready", "status": "True"}]}
+
+
+class LateDeleter:
+    """Pods by name; the first pod created is taken by a late deletion by name, as kwok may do."""
+
+    def __init__(self, late=1):
+        self.pods, self.late, self.creates = {}, late, 0
+
+    def get(self, api_version, kind, name, namespace=None):
+        pod = self.pods.get(name)
+        if pod is not None and self.late:
+            self.late -= 1
+            del self.pods[name]
+            return None
+        return pod
+
+    def create(self, obj):
+        self.creates += 1
+        self.pods[obj["metadata"]["name"]] = dict(obj, status=READY)
+        return obj
+
+
+def deadline(seconds=5):
+    clock = [0.0]
+    return Deadline(seconds, 1, clock=lambda: clock[0], sleeper=lambda s: clock.__setitem__(0, clock[0] + s))
+
+
+def pod(name):
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "ns", "labels": {}}, "spec": {}}
+
+
+def test_a_recreated_pod_taken_by_a_late_deletion_is_created_again(monkeypatch):
+    api = LateDeleter()
+    monkeypatch.setattr(cnf, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    api.create(pod("env-test"))
+    cnf.wait_recreated(api, [pod("env-test")], deadline())
+    assert api.creates == 2 and "env-test" in api.pods
+
+
+def test_a_pod_that_never_comes_back_ready_times_out(monkeypatch):
+    api = LateDeleter(late=1000)
+    monkeypatch.setattr(cnf, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    with pytest.raises(OperationTimeout):
+        cnf.wait_recreated(api, [pod("env-test")], deadline(3))
+
+
+def test_vnfcs_are_counted_per_vdu():
+    instance = {"instantiatedVnfInfo": {"vnfcResourceInfo": [{"vduId": "VDU1"}, {"vduId": "VDU2"}, {"vduId": "VDU2"}]}}
+    assert cnf.vnfcs_per_vdu(instance) == {"VDU1": 1, "VDU2": 2}
+    assert cnf.with_vnfcs(instance, {"VDU1": 1, "VDU2": 2}) is instance
+    assert cnf.with_vnfcs(instance, {"VDU1": 1, "VDU2": 1}) is None
