@@ -16,6 +16,26 @@ attributes:
     description: Returns details on what has changed (or would change in C(check_mode)) when in diff mode.
 """
 
+    # A module that plans in check mode and shows its change in diff mode.
+    FULL = r"""
+options: {}
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: full
+"""
+
+    # A module that plans in check mode and has no diff to show.
+    NO_DIFF = r"""
+options: {}
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+"""
+
     INFO_MODULE = r"""
 options: {}
 attributes:

@@ -63,11 +63,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - nfv.vnflcm.attributes.full
 requirements:
   - openstacksdk >= 1.0.0
 notes:

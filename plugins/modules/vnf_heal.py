@@ -37,11 +37,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: none
+  - nfv.vnflcm.attributes.no_diff
 requirements:
   - kubernetes >= 24.2.0 (Kubernetes VIM)
   - openstacksdk >= 1.0.0 (OpenStack VIM)

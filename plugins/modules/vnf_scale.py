@@ -42,11 +42,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.openstack
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
-attributes:
-  check_mode:
-    support: full
-  diff_mode:
-    support: full
+  - nfv.vnflcm.attributes.full
 requirements:
   - kubernetes >= 24.2.0 (Kubernetes VIM)
   - openstacksdk >= 1.0.0 (OpenStack VIM)
