@@ -98,6 +98,11 @@ def recordable_vim(vim):
     return kept
 
 
+def recordable_vims(connections):
+    """A vimConnectionInfo map as the record keeps it: every entry without secrets."""
+    return {vim_id: recordable_vim(vim) for vim_id, vim in connections.items()}
+
+
 def connect(options):
     """An authenticated openstacksdk Connection; VimError when keystone refuses."""
     with sdk_errors("connect to", "the OpenStack cloud"):

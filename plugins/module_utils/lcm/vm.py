@@ -22,7 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, recordable_vim, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, recordable_vims, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
@@ -234,7 +234,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
             store.attach(stack)
         result = dict(instance, instantiationState=INSTANTIATED)
         if vim_connection:
-            result["vimConnectionInfo"] = {key: recordable_vim(value) for key, value in vim_connection.items()}
+            result["vimConnectionInfo"] = recordable_vims(vim_connection)
         result["instantiatedVnfInfo"] = {"flavourId": flavour_id, "vnfState": "STARTED",
                                          "scaleStatus": initial_scale_status(flavour, level_id),
                                          "maxScaleLevels": max_scale_levels(flavour)}

@@ -21,7 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import mask
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vim, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
@@ -80,15 +80,16 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "desired": desired,
         "private": json_copy(new_private),
         "identity": vnfd_identity(new_vnfd),
-        "fields": {key: recordable_fields(key, value) for key, value in change_pkg.merged_instance_fields(instance, request).items()},
+        "fields": recordable_fields(change_pkg.merged_instance_fields(instance, request)),
     }
     return change_operation(vim, store, found, request, job, waits, preview)
 
 
-def recordable_fields(key, value):
-    if key == "vimConnectionInfo":
-        return {vim_id: recordable_vim(vim) for vim_id, vim in value.items()}
-    return value
+def recordable_fields(fields):
+    """The merged instance fields as the record keeps them: vimConnectionInfo without secrets."""
+    if "vimConnectionInfo" in fields:
+        return dict(fields, vimConnectionInfo=recordable_vims(fields["vimConnectionInfo"]))
+    return fields
 
 
 def json_copy(value):
