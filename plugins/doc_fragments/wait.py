@@ -25,4 +25,15 @@ options:
       - Seconds between two checks while waiting.
     type: int
     default: 2
+  lease_seconds:
+    description:
+      - How long the lease this run takes on its operation occurrence lasts. The module renews it every
+        third of that time while it works; a later run that finds it expired (or the runner's process
+        gone from the same machine) knows that nobody will finish the operation, records it
+        C(FAILED_TEMP), and M(nfv.vnflcm.vnf_lcm_op_occ) can then retry, roll it back or fail it.
+      - Shorter leases let a later run take over sooner after a killed job; longer ones tolerate a VIM
+        that is unreachable for longer. Clocks of the machines that run operations on one VNF must be
+        synchronised (NTP).
+    type: int
+    default: 120
 """

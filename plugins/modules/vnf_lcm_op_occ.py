@@ -30,6 +30,10 @@ description:
     C(rollback) walks the changed VNFCs back one at a time (the C(lcm-operation-coordinate-old-vnf) hook after
     each, with C(rollback=true)) to the previous template, nested files and C(nfv), and restores the record."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
+  - "An op occ that is still C(PROCESSING) or C(ROLLING_BACK) (its module process was killed, its job
+    cancelled, its connection lost) is taken over when its runner is gone: its lease expired, or its process
+    has exited on this machine. It is recorded C(FAILED_TEMP) with that reason, then the action applies. While
+    its lease is live the action is refused, unless O(force) is set."
   - An op occ already C(COMPLETED), C(ROLLED_BACK) or C(FAILED) by the same action is reported with
     C(changed=false); any other state is an error.
 author:
@@ -45,10 +49,18 @@ options:
     description:
       - The op occ's id. Default is the instance's newest op occ.
     type: str
+  force:
+    description:
+      - Take over a C(PROCESSING) or C(ROLLING_BACK) op occ whose lease is still live (see O(lease_seconds)):
+        it is recorded C(FAILED_TEMP), and the run that held it stops at its next record write.
+      - Only for a run you know is gone (a hung job, a host that will not come back): two runs must never act on
+        one VNF at once.
+    type: bool
+    default: false
   package:
     description:
-      - The VNF package the operation used; on Kubernetes, needed to retry or roll back INSTANTIATE
-        and to retry a MODIFY_INFO that changed C(vnfdId).
+      - The VNF package the operation used; on Kubernetes, needed to retry INSTANTIATE and to retry a
+        MODIFY_INFO that changed C(vnfdId) (a rollback of INSTANTIATE uses the objects its record lists).
     type: path
   delete_removed:
     description:
@@ -91,6 +103,19 @@ EXAMPLES = r"""
     vnf_instance_name: vnf1
     action: rollback
 
+- name: Take over an instantiate whose job was killed (its lease expired), and roll it back
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: rollback
+
+- name: Fail an operation whose runner hangs on a host that will not come back, without waiting for its lease
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: fail
+    force: true
+
 - name: Retry it instead, once the cause is fixed
   nfv.vnflcm.vnf_lcm_op_occ:
     vnf_instance_name: cnf1
@@ -131,6 +156,7 @@ def main():
     module_main("op_occ", {
         "action": {"type": "str", "required": True, "choices": ["retry", "rollback", "fail"]},
         "vnf_lcm_op_occ_id": {"type": "str"},
+        "force": {"type": "bool", "default": False},
         "package": {"type": "path"},
         "delete_removed": {"type": "bool", "default": False},
         "namespace_policy": {"type": "str", "choices": ["rewrite", "error"], "default": "rewrite"},

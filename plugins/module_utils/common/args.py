@@ -32,6 +32,7 @@ WAIT_ARG_SPEC = {
     "wait": {"type": "bool", "default": True},
     "wait_timeout": {"type": "int", "default": 600},
     "wait_sleep": {"type": "int", "default": 2},
+    "lease_seconds": {"type": "int", "default": 120},
 }
 
 # Which VNF instance an operation is about, and where its record is kept.

@@ -27,6 +27,11 @@ class VnfLcmError(Exception):
     def msg(self):
         return str(self)
 
+    def add_reason(self, text):
+        """Say more about the failure (what happened while handling it)."""
+        self.reason = "{0}; {1}".format(self.reason, text)
+        self.args = (format_failure(self.action, self.what, self.reason),)
+
 
 class ValidationError(VnfLcmError):
     """A request or option is invalid; ``field`` names the offending field (dotted path)."""
@@ -66,6 +71,17 @@ class OperationTimeout(VnfLcmError):
 
     def __init__(self, what, seconds, result=None):
         super().__init__("wait for", what, "timed out after {0}s".format(seconds), result)
+
+
+class Interrupted(BaseException):
+    """A signal asked this process to stop (AWX cancels a job with SIGINT, then SIGTERM).
+
+    A BaseException, as KeyboardInterrupt: code that handles every Exception must not swallow it.
+    """
+
+    def __init__(self, reason):
+        self.reason = reason
+        super().__init__(reason)
 
 
 def format_failure(action, what, reason):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import traceback
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError, VnfLcmError
 
 try:
     import openstack
@@ -103,10 +104,14 @@ def recordable_vims(connections):
     return {vim_id: recordable_vim(vim) for vim_id, vim in connections.items()}
 
 
+# Seconds one API request may take: a peer that vanished must not hang an operation (openstack.cloud's api_timeout).
+API_TIMEOUT = 120
+
+
 def connect(options):
     """An authenticated openstacksdk Connection; VimError when keystone refuses."""
     with sdk_errors("connect to", "the OpenStack cloud"):
-        conn = openstack.connect(**options)
+        conn = openstack.connect(**dict({"api_timeout": API_TIMEOUT}, **options))
         conn.authorize()
     return conn
 
@@ -114,15 +119,16 @@ def connect(options):
 @contextlib.contextmanager
 def sdk_errors(action, what):
     """The one place an SDK/API error becomes ``Failed to <action> <what>: <reason>``."""
+    activity.note(action, what)
     try:
         yield
     except Exception as error:  # noqa: B902 - SDK, keystoneauth and requests errors all end here
+        if isinstance(error, VnfLcmError):
+            raise
         if sdk_exceptions is not None and isinstance(error, sdk_exceptions.NotFoundException):
             raise NotFoundError(what, reason_of(error)) from error
         if sdk_exceptions is not None and isinstance(error, sdk_exceptions.ConflictException):
             raise ConflictError(action, what, reason_of(error)) from error
-        if isinstance(error, (ValidationError, NotFoundError, ConflictError, VimError)):
-            raise
         raise VimError(action, what, reason_of(error)) from error
 
 
@@ -159,7 +165,8 @@ class CallCounter:
 
     def _count(self, response, *args, **kwargs):
         method = response.request.method
-        write = method not in ("GET", "HEAD", "OPTIONS")
+        # A preview (POST /stacks/preview, PATCH .../preview) asks Heat what it would do: it writes nothing.
+        write = method not in ("GET", "HEAD", "OPTIONS") and "/preview" not in response.request.url
         self.calls["write" if write else "read"] += 1
         if write and self._heat and response.request.url.startswith(self._heat):
             self.calls["heat_write"] += 1

@@ -9,18 +9,27 @@ the SDK's orchestration adapter. Every call runs inside ``cloud.sdk_errors``.
 Waits follow the stack's own events: a 202 can come back before the stack status leaves the previous
 ``*_COMPLETE``, so the status string alone could report the previous operation. The events listed
 before the write are remembered, and the wait ends on a new terminal event of the stack itself.
+
+Reads (and the record's signal, which writes the same data again when repeated) are retried with
+bounded backoff when the connection fails or Heat answers 429/5xx; other writes are not repeated: a
+stack update or create that may have gone through is for the operation's retry to judge.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 
 TERMINAL = ("COMPLETE", "FAILED")
+TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
+# How long one call keeps retrying a transient failure.
+RETRY_SECONDS = 30
 
 
 def encode_parameters(parameters):
@@ -45,9 +54,22 @@ class Stacks:
     def path(stack):
         return "/stacks/{0}/{1}".format(stack["stack_name"], stack["id"])
 
-    def _call(self, action, what, method, url, ok=(200, 201, 202, 204), **kwargs):
-        with sdk_errors(action, what):
-            response = getattr(self._api, method)(url, **kwargs)
+    def _call(self, action, what, method, url, ok=(200, 201, 202, 204), repeatable=None, **kwargs):
+        """One REST call; a repeatable one (GETs by default) is retried on transient failures."""
+        activity.note(action, what)
+        repeatable = method == "get" if repeatable is None else repeatable
+        delay, end = 0.25, self._clock() + (RETRY_SECONDS if repeatable else 0)
+        while True:
+            try:
+                with sdk_errors(action, what):
+                    response = getattr(self._api, method)(url, **kwargs)
+                if response.status_code not in TRANSIENT_STATUS or self._clock() + delay >= end:
+                    break
+            except VimError as error:
+                if not is_transient(error) or self._clock() + delay >= end:
+                    raise
+            self._sleeper(delay)
+            delay = min(delay * 2, 4.0)
         if response.status_code not in ok:
             raise VimError(action, what, _explain(response))
         if response.status_code == 204 or not response.content:
@@ -131,7 +153,7 @@ class Stacks:
 
     def signal(self, stack, resource, details):
         url = "{0}/resources/{1}/signal".format(self.path(stack), resource)
-        self._call("signal", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "post", url, json=details)
+        self._call("signal", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "post", url, repeatable=True, json=details)
 
     def mark_unhealthy(self, resource, reason):
         """Mark a (nested) resource CHECK_FAILED, so that the next stack update replaces it (how Heat heals)."""
@@ -142,6 +164,27 @@ class Stacks:
 
     def pause(self, seconds=0.25):
         self._sleeper(seconds)
+
+    def now(self):
+        """The current time (UTC), to compare with Heat's timestamps."""
+        return datetime.datetime.now(datetime.timezone.utc)
+
+    def retrying(self, seconds, what, call):
+        """``call()`` until it does not raise VimError, for up to ``seconds``."""
+        deadline = self._deadline(seconds)
+        failure = []
+
+        def attempt():
+            try:
+                return call() or True
+            except VimError as error:
+                failure[:] = [error]
+                return False
+
+        try:
+            return deadline.poll(attempt, what)
+        except OperationTimeout:
+            raise failure[0] if failure else VimError("wait for", what, "timed out after {0}s".format(seconds))
 
     # -- waits ---------------------------------------------------------------------------------
 
@@ -183,6 +226,15 @@ class Stacks:
 
     def _deadline(self, timeout):
         return Deadline(timeout, self.sleep, self._clock, self._sleeper)
+
+
+def is_transient(error):
+    """A failure worth repeating the call for: the connection failed, or the server answered 429/5xx."""
+    cause = error.__cause__
+    if cause is None:
+        return False
+    status = getattr(cause, "status_code", None) or getattr(cause, "http_status", None)
+    return status in TRANSIENT_STATUS if status else True
 
 
 def _explain(response):

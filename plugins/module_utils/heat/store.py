@@ -16,16 +16,20 @@ update because the resource itself never changes. ``openstack stack resource met
 vnflcm_record`` shows it. The record's ``version`` counter detects a concurrent writer.
 
 Before the stack exists (the op occ of an instantiate is PROCESSING before the create), the record is
-kept in memory and written as soon as the driver has created the stack (:meth:`attach`).
+kept in memory; the driver :meth:`attach`-es the stack as soon as Heat has accepted the create and
+writes the record into it at once, while the rest of the stack is still being created. A stack of
+ours without a record is what an instantiate leaves when its process dies in between:
+:meth:`find` lists such stacks in :attr:`orphans`, and the next instantiate of that name deletes them.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 
 RECORD_RESOURCE = "vnflcm_record"
 RECORD_TYPE = "OS::Heat::WaitConditionHandle"
@@ -34,6 +38,10 @@ TAG = "vnflcm"
 STACK_PREFIX = "vnf-"
 # Signals are handled asynchronously by the engine: how often to look for a write to show.
 READ_BACK_ATTEMPTS = 20
+# A stack being created accepts the signal once its record resource exists: how long to try.
+FIRST_SIGNAL_SECONDS = 60
+# A stack of ours still creating without a record after this long lost its runner (the record comes within seconds).
+ORPHAN_AFTER_SECONDS = 300
 
 
 def stack_name(instance_id):
@@ -80,13 +88,18 @@ class HeatRecordStore(RecordStore):
         self.stacks = stacks
         self.stack = stack
         self.pending = None
-        # engine.run goes on with the version save() gave for the in-memory record; attach() maps it.
-        self._aliases = {}
+        self.orphans = []
 
     def find(self, instance_id=None, name=None):
-        """``(instance, op_occs, version)`` of the instance with this id (else name), or None; sets :attr:`stack`."""
+        """``(instance, op_occs, version)`` of the instance with this id (else name), or None; sets :attr:`stack`.
+
+        Stacks of that name that hold no record and no longer wait for one go to :attr:`orphans`.
+        """
+        self.orphans = []
         for stack in self._candidates(instance_id, name):
             found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
+            if found is None and is_orphan(stack, self.stacks.now()):
+                self.orphans.append({"stack_name": stack["stack_name"], "id": stack["id"], "stack_status": stack.get("stack_status")})
             if found and (instance_id in (None, found[0]["id"])) and (instance_id or found[0].get("vnfInstanceName") == name):
                 self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
                 return found
@@ -112,11 +125,11 @@ class HeatRecordStore(RecordStore):
         return records
 
     def save(self, instance, op_occs, version):
+        """Write the record; version 0 stands for "kept in memory, not in a stack yet"."""
         if self.stack is None:
             # The stack (and so the record's home) is created by the operation itself.
             self.pending = (instance, op_occs)
             return 0 if version is None else version
-        version = self._aliases.get(version, version)
         current = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
         current_version = current[2] if current else 0
         if version is not None and current_version != version:
@@ -127,20 +140,20 @@ class HeatRecordStore(RecordStore):
         return new_version
 
     def attach(self, stack):
-        """The stack exists now: the record kept in memory so far goes into it. Returns the version."""
+        """The stack exists now (Heat accepted its create): the next save writes the record into it."""
         self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
-        if self.pending is None:
-            return 0
-        instance, op_occs = self.pending
         self.pending = None
-        self._aliases[0] = self.save(instance, op_occs, None)
-        return self._aliases[0]
 
     def _write(self, instance, op_occs, version):
         state = op_occs[0]["operationState"] if op_occs else instance.get("instantiationState")
         details = {"id": SIGNAL_ID, "status": "SUCCESS", "data": encode(instance, op_occs, version),
                    "reason": "vnflcm record v{0} {1}".format(version, state)}
-        self.stacks.signal(self.stack, RECORD_RESOURCE, details)
+        if version == 1:
+            # A stack still being created accepts signals once its record resource exists.
+            self.stacks.retrying(FIRST_SIGNAL_SECONDS, "the record resource of stack {0} to accept a signal".format(self.stack["stack_name"]),
+                                 lambda: self.stacks.signal(self.stack, RECORD_RESOURCE, details))
+        else:
+            self.stacks.signal(self.stack, RECORD_RESOURCE, details)
         for _attempt in range(READ_BACK_ATTEMPTS):
             written = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
             if written and written[2] >= version:
@@ -151,3 +164,19 @@ class HeatRecordStore(RecordStore):
     def delete(self, instance, version):
         """The record goes with its stack: the driver deletes the stack; nothing else to remove."""
         self.stack = None
+
+
+def is_orphan(stack, now):
+    """A stack of ours without a record: deleted or failed, done, or creating for longer than a record takes to come."""
+    status = stack.get("stack_status") or ""
+    if status.startswith("DELETE"):
+        return False
+    if status != "CREATE_IN_PROGRESS":
+        return True
+    created = stack.get("creation_time")
+    return bool(created) and (now - parse_heat_time(created)).total_seconds() > ORPHAN_AFTER_SECONDS
+
+
+def parse_heat_time(text):
+    """Heat's creation_time (``2026-11-22T05:00:00Z`` or without the Z), as an aware UTC datetime."""
+    return datetime.datetime.strptime(text.rstrip("Z")[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)

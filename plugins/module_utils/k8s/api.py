@@ -5,27 +5,59 @@
 
 Discovery asks only for the group versions the manifests use (one GET each), so a namespaced
 ServiceAccount with no cluster-wide rights can use it, and an instantiate costs few calls.
+
+Transient failures (a dropped connection, a TLS EOF, a timeout, an apiserver restarting, HTTP 429/5xx)
+are retried with bounded backoff. Every call may be repeated safely: GET, PATCH (the same patch) and
+DELETE are idempotent; a repeated create or conditional replace that answers 409 is checked against
+the live object, which is accepted when it already holds what was sent (the first attempt went
+through, only its answer was lost).
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import time
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 
 try:
     from kubernetes.client.rest import ApiException
+    from urllib3.exceptions import HTTPError as Urllib3Error
 except ImportError:  # handled by the module's requirement check
-    ApiException = None
+    ApiException = Urllib3Error = None
+
+# Connect and read timeouts of one request: a peer that vanished must not hang an operation.
+REQUEST_TIMEOUT = (10, 60)
+# How long one call keeps retrying a transient failure (an apiserver restart takes a few seconds).
+RETRY_SECONDS = 30
+TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
+DRY_RUN = [("dryRun", "All")]
+
+
+def transport_errors():
+    """What a lost connection raises below the kubernetes client (urllib3, ssl, sockets, http.client)."""
+    return tuple(error for error in (Urllib3Error, OSError, http.client.HTTPException) if error is not None)
+
+
+def backoff(seconds=RETRY_SECONDS, clock=time.monotonic):
+    """Delays before each retry (0.25 s doubling up to 4 s) until ``seconds`` have gone by."""
+    end, delay = clock() + seconds, 0.25
+    while clock() + delay < end:
+        yield delay
+        delay = min(delay * 2, 4.0)
 
 
 class KubeApi:
     """CRUD on objects given as plain dicts (API camelCase), with an API-call counter."""
 
-    def __init__(self, api_client):
+    def __init__(self, api_client, retry_seconds=RETRY_SECONDS, sleep=time.sleep):
         self._client = api_client
         self._discovered = {}
-        self.calls = {"read": 0, "write": 0}
+        self._retry_seconds = retry_seconds
+        self._sleep = sleep
+        self.calls = {"read": 0, "write": 0, "dry_run": 0}
 
     # --- discovery -------------------------------------------------------------------------
     def resource(self, api_version, kind):
@@ -80,20 +112,22 @@ class KubeApi:
         # List items leave out apiVersion and kind; callers get whole objects.
         return [dict(item, apiVersion=api_version, kind=kind) for item in listing.get("items", [])]
 
-    def create(self, obj, namespace=None):
+    def create(self, obj, namespace=None, dry_run=False):
+        """POST; ``dry_run`` asks the apiserver for its verdict (validation, admission, RBAC, quota) without storing anything."""
         meta = obj["metadata"]
         path = self.path(obj["apiVersion"], obj["kind"], namespace or meta.get("namespace"))
-        return self._call("POST", path, "create", _what(obj["kind"], meta["name"], namespace or meta.get("namespace")), body=obj)
+        return self._call("POST", path, "create", _what(obj["kind"], meta["name"], namespace or meta.get("namespace")), body=obj,
+                          dry_run=dry_run)
 
-    def replace(self, obj):
+    def replace(self, obj, dry_run=False):
         """PUT; ``metadata.resourceVersion`` in ``obj`` makes it conditional (a lost race is a ConflictError)."""
         meta = obj["metadata"]
         path = self.path(obj["apiVersion"], obj["kind"], meta.get("namespace"), meta["name"])
-        return self._call("PUT", path, "update", _what(obj["kind"], meta["name"], meta.get("namespace")), body=obj)
+        return self._call("PUT", path, "update", _what(obj["kind"], meta["name"], meta.get("namespace")), body=obj, dry_run=dry_run)
 
-    def patch(self, api_version, kind, name, namespace, patch, patch_type="application/merge-patch+json"):
+    def patch(self, api_version, kind, name, namespace, patch, patch_type="application/merge-patch+json", dry_run=False):
         path = self.path(api_version, kind, namespace, name)
-        return self._call("PATCH", path, "patch", _what(kind, name, namespace), body=patch, content_type=patch_type)
+        return self._call("PATCH", path, "patch", _what(kind, name, namespace), body=patch, content_type=patch_type, dry_run=dry_run)
 
     def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None):
         """Delete; True when a delete was sent, False when the object was already gone."""
@@ -104,20 +138,58 @@ class KubeApi:
         return self._call("DELETE", path, "delete", _what(kind, name, namespace), body=body, missing_ok=True) is not None
 
     # --- transport -------------------------------------------------------------------------
-    def _call(self, method, path, action, what, body=None, query=None, content_type=None, missing_ok=False):
-        self.calls["read" if method == "GET" else "write"] += 1
+    def _call(self, method, path, action, what, body=None, query=None, content_type=None, missing_ok=False, dry_run=False):
+        activity.note(action + (" (dry run)" if dry_run else ""), what)
+        self.calls["dry_run" if dry_run else "read" if method == "GET" else "write"] += 1
         headers = {"Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = content_type or "application/json"
+        query = list(query or []) + (DRY_RUN if dry_run else [])
+        delays = backoff(self._retry_seconds)
+        retried = False
+        while True:
+            try:
+                response = self._client.call_api(
+                    path, method, query_params=query, header_params=headers, body=body, auth_settings=["BearerToken"],
+                    _preload_content=False, _return_http_data_only=True, _request_timeout=REQUEST_TIMEOUT)
+                return json.loads(response.data or b"null")
+            except ApiException as error:
+                if error.status == 404 and missing_ok:
+                    return None
+                if error.status == 409 and retried and not dry_run and method in ("POST", "PUT"):
+                    live = self._already_written(path if method == "PUT" else path + "/" + body["metadata"]["name"], body)
+                    if live is not None:
+                        return live
+                delay = next(delays, None) if error.status in TRANSIENT_STATUS else None
+                if delay is None:
+                    raise api_error(action, what, error) from error
+            except transport_errors() as error:
+                delay = next(delays, None)
+                if delay is None:
+                    raise VimError(action, what, "the API server could not be reached ({0}): {1}".format(
+                        type(error).__name__, str(error) or "connection lost")) from error
+            retried = True
+            self._sleep(delay)
+
+    def _already_written(self, path, body):
+        """The live object when it holds what ``body`` says (a repeated write whose first attempt went through), else None."""
         try:
-            response = self._client.call_api(
-                path, method, query_params=query or [], header_params=headers, body=body,
-                auth_settings=["BearerToken"], _preload_content=False, _return_http_data_only=True)
-        except ApiException as error:
-            if error.status == 404 and missing_ok:
-                return None
-            raise api_error(action, what, error) from error
-        return json.loads(response.data or b"null")
+            live = json.loads(self._client.call_api(path, "GET", header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
+                                                    _preload_content=False, _return_http_data_only=True,
+                                                    _request_timeout=REQUEST_TIMEOUT).data or b"null")
+        except (ApiException,) + transport_errors():
+            return None
+        return live if holds(live, body) else None
+
+
+def holds(live, body):
+    """True when ``live`` has every field of ``body`` (metadata: its labels) as ``body`` has it."""
+    if not isinstance(live, dict):
+        return False
+    labels = (live.get("metadata") or {}).get("labels") or {}
+    if any(labels.get(key) != value for key, value in ((body.get("metadata") or {}).get("labels") or {}).items()):
+        return False
+    return all(live.get(key) == value for key, value in body.items() if key not in ("metadata", "status", "apiVersion", "kind"))
 
 
 def api_error(action, what, error):

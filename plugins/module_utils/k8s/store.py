@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
     record_selector_by_name,
     records_selector,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 
 
 class SecretRecordStore(RecordStore):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, describe, load_manifests
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL, is_owned_by, label_record, resource_selector
@@ -101,14 +101,29 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     }
     namespaces_first = [record["object"] for record in records if record["object"]["kind"] == "Namespace"]
     others = [record["object"] for record in records if record["object"]["kind"] != "Namespace"]
+    # The API server's verdict on every object before the first write; objects in a namespace the
+    # package itself creates can only be judged once it exists (prepare).
+    to_create = [obj for obj in namespaces_first if api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"]) is None]
+    later = {obj["metadata"]["name"] for obj in to_create}
+
+    def judged_now(record):
+        obj = record["object"]
+        return obj["metadata"]["name"] in later if obj["kind"] == "Namespace" else obj["metadata"].get("namespace") not in later
+
+    dry_run_creates(api, [record for record in records if judged_now(record)], instance["id"])
     claimed = []
 
     def prepare():
         # The record lives in the VNF namespace, so a Namespace the package brings comes first.
-        for obj in namespaces_first:
-            if api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"]) is None:
-                api.create(obj)
-                claimed.append(ref(obj))
+        for obj in to_create:
+            api.create(obj)
+            claimed.append(ref(obj))
+        try:
+            dry_run_creates(api, [record for record in records if not judged_now(record)], instance["id"])
+        except VnfLcmError:
+            for item in claimed:
+                api.delete(item["apiVersion"], item["kind"], item["name"])
+            raise
 
     def execute(progress):
         created = progress.setdefault("created", list(claimed))
@@ -132,9 +147,46 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         progress["resourceChanges"] = vnfc_changes([], result)
         return result
 
+    # While it runs (and should it stop half-way), the record lists what it may have created, so that a
+    # rollback needs no package and a terminate after a ``fail`` leaves nothing behind.
+    pending = with_pending_resources(with_namespace(instance, namespace), request["flavourId"], namespace, [ref(record["object"]) for record in records])
     return Operation("INSTANTIATE", request, with_namespace(instance, namespace), plan, store, op_occs, version, prepare=prepare, execute=execute,
+                     instance_while_running=pending,
                      diff={"before": {"instantiationState": instance.get("instantiationState")},
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
+
+
+def with_pending_resources(instance, flavour_id, namespace, resources):
+    """A NOT_INSTANTIATED instance whose record lists the objects an unfinished instantiate may have created."""
+    return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {"resources": resources}}})
+
+
+def recorded_resources(instance):
+    """The objects the record says the instance has (or an unfinished instantiate may have created)."""
+    return private_state(instance).get("resources") or []
+
+
+def without_instantiated_info(instance):
+    return {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+
+
+def dry_run_creates(api, records, instance_id, what=INSTANTIATE_VNF_REQUEST):
+    """Ask the API server to create each object without storing it: RBAC, admission, quota, validation and size
+    are judged before anything is written. An object that exists must be this instance's (a retry)."""
+    for record in records:
+        try:
+            create_or_adopt(api, record["object"], instance_id, dry_run=True)
+        except ConflictError as error:
+            raise ValidationError(what, record.get("file"), "{0}: {1}".format(describe(record), error.reason))
+        except VimError as error:
+            raise refused_by_api(what, record, error)
+
+
+def refused_by_api(what, record, error):
+    """The API server's refusal of a dry run, naming the object and its def file."""
+    refused = VimError("validate", what, "{0}: the Kubernetes API refuses it (server-side dry run): {1}".format(describe(record), error.reason))
+    refused.status = getattr(error, "status", None)
+    return refused
 
 
 def instantiation_summary(request, namespace):
@@ -178,14 +230,14 @@ def config_identity(obj):
     return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": {"name": meta["name"], "namespace": meta.get("namespace")}}
 
 
-def create_or_adopt(api, obj, instance_id):
+def create_or_adopt(api, obj, instance_id, dry_run=False):
     """Create ``obj``; one that already exists is accepted only if this instance made it (a retry).
 
     Create first and read only on a conflict: a fresh instantiate then costs one call per object.
     """
     meta = obj["metadata"]
     try:
-        return api.create(obj)
+        return api.create(obj, dry_run=dry_run)
     except ConflictError:
         live = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
     if live is None or not is_owned_by(live, instance_id):
@@ -268,6 +320,7 @@ def plan_scale(api, store, found, request, waits=None):
     plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id],
             "to_level": level, "replicas": {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count}
                                             for vdu_id, (obj, count) in targets.items()}}
+    dry_run_replicas(api, targets.values(), "ScaleVnfRequest")
 
     def execute(progress):
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
@@ -288,6 +341,16 @@ def plan_scale(api, store, found, request, waits=None):
     return Operation("SCALE", request, instance, plan, store, op_occs, version, execute=execute, diff=level_diff(aspect_id, levels[aspect_id], level))
 
 
+def dry_run_replicas(api, targets, what):
+    """The API server's verdict on each replicas patch of a scale."""
+    for obj, count in targets:
+        meta = obj["metadata"]
+        try:
+            api.patch(obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}}, dry_run=True)
+        except VimError as error:
+            raise refused_by_api(what, {"object": obj}, error)
+
+
 def plan_scale_rollback(api, store, found, failed, waits=None):
     """Undo a FAILED_TEMP scale: every VDU of the aspect back to the replicas of the recorded (pre-operation) level."""
     waits = waits or Waits()
@@ -298,6 +361,7 @@ def plan_scale_rollback(api, store, found, failed, waits=None):
     vdus = vdu_records_of(instance)
     targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_for(flavour, aspect_id, level).items() if vdu_id in vdus]
     plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "aspect_id": aspect_id, "to_level": level}
+    dry_run_replicas(api, targets, "rollback of ScaleVnfRequest")
 
     def execute(progress):
         scaled = [api.patch(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"]["namespace"], {"spec": {"replicas": count}})
@@ -309,19 +373,23 @@ def plan_scale_rollback(api, store, found, failed, waits=None):
     return Operation("SCALE", failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
 
 
-def plan_instantiate_rollback(api, store, found, failed, package, waits=None):
-    """Undo a FAILED_TEMP instantiate: delete what it created (objects of its def files that carry the instance's labels)."""
+def plan_instantiate_rollback(api, store, found, failed, package=None, waits=None):
+    """Undo a FAILED_TEMP instantiate: delete what it created (the objects its record lists, else those of its
+    def files in ``package``) that carry the instance's labels."""
     waits = waits or Waits()
     instance, op_occs, version = found
     request = failed.get("operationParams") or {}
-    records = resolve_namespace(instance_namespace(instance), load_manifests(package, request), api.is_namespaced, allow_cluster_scoped=True)["manifests"]
+    resources = recorded_resources(instance)
+    if not resources:
+        records = resolve_namespace(instance_namespace(instance), load_manifests(package, request), api.is_namespaced, allow_cluster_scoped=True)["manifests"]
+        resources = [ref(record["object"]) for record in records]
     # A Namespace it created stays: the record (the instance, NOT_INSTANTIATED) lives there.
-    created = sort_for_delete([ref(record["object"]) for record in records if record["object"]["kind"] != "Namespace"])
+    created = sort_for_delete([item for item in resources if item["kind"] != "Namespace"])
     plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "delete": created}
 
     def execute(progress):
         delete_owned(api, instance["id"], created, None, waits, progress)
-        return instance
+        return without_instantiated_info(instance)
 
     return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute)
 
@@ -455,23 +523,27 @@ def plan_terminate(api, store, found, request, waits=None):
     waits = waits or Waits()
     instance, op_occs, version = found
     request = validate_terminate_request(request or {"terminationType": "GRACEFUL"})
-    if instance.get("instantiationState") != INSTANTIATED:
+    leftovers = instance.get("instantiationState") != INSTANTIATED and recorded_resources(instance)
+    if instance.get("instantiationState") != INSTANTIATED and not leftovers:
         plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "delete": [], "note": "not instantiated"}
         return Operation("TERMINATE", request, instance, plan, store, op_occs, version, changed=False)
-    resources = sort_for_delete(private_state(instance).get("resources") or [])
+    # Not instantiated but with objects listed: what an instantiate that was failed (not rolled back) left.
+    resources = sort_for_delete(recorded_resources(instance))
     grace = 0 if request["terminationType"] == "FORCEFUL" else request.get("gracefulTerminationTimeout")
     namespace = instance_namespace(instance)
     plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "namespace": namespace,
             "termination_type": request["terminationType"], "delete": resources}
 
+    if leftovers:
+        plan["note"] = "not instantiated: deleting what a failed instantiate left"
+
     def execute(progress):
         deleted = delete_owned(api, instance["id"], resources, grace, waits, progress)
-        result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
-        result["instantiationState"] = NOT_INSTANTIATED
+        result = dict(without_instantiated_info(instance), instantiationState=NOT_INSTANTIATED)
         # The record lives in the namespace: when that goes, so does the record.
         progress["delete_record"] = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)
         progress["resourceChanges"] = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
         return result
 
     return Operation("TERMINATE", request, instance, plan, store, op_occs, version, execute=execute,
-                     diff={"before": {"instantiationState": INSTANTIATED}, "after": {"instantiationState": NOT_INSTANTIATED}})
+                     diff={"before": {"instantiationState": instance.get("instantiationState")}, "after": {"instantiationState": NOT_INSTANTIATED}})

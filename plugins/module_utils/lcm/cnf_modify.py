@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import posixpath
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, load_manifests, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
@@ -37,6 +37,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
     create_or_adopt,
     recreate_pod,
     refresh_vnfcs,
+    refused_by_api,
+    vdu_records_of,
     wait_recreated,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
@@ -54,8 +56,13 @@ API_VERSIONS = dict((kind, api_version) for api_version, kind in LIVE_KINDS)
 SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
 
-def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None):
-    """Modify the instance's information; with a new vnfdId on an instantiated CNF, update its containers."""
+def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None, retry_of=None):
+    """Modify the instance's information; with a new vnfdId on an instantiated CNF, update its containers.
+
+    ``retry_of``: the id of the FAILED_TEMP op occ this retries; its update is planned from the state
+    before its first attempt (kept in the rollback data), so that what that attempt already wrote
+    still restarts the pods that read it.
+    """
     waits = waits or Waits()
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
@@ -67,7 +74,8 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
     update = None
     if new_package and instance.get("instantiationState") == INSTANTIATED:
         paths = (request.get("metadata") or {}).get(PATHS_KEY)
-        update = plan_update(api, instance, package, paths, delete_removed)
+        update = plan_update(api, instance, package, paths, delete_removed, retry_of)
+        dry_run_update(api, instance, update)
         modified = with_deployed(modified, update)
     plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"],
             "modifications": {key: modified.get(key) for key in changed_attributes(instance, modified)}}
@@ -110,7 +118,7 @@ def new_def_files(stored, paths, package_files):
     return files
 
 
-def plan_update(api, instance, package, paths, delete_removed):
+def plan_update(api, instance, package, paths, delete_removed, retry_of=None):
     """The container-update plan and what carrying it out needs; raises before anything is written."""
     state = private_state(instance)
     deployed = state.get("deployed")
@@ -119,13 +127,70 @@ def plan_update(api, instance, package, paths, delete_removed):
                             "its record does not hold the deployed manifests (instantiated by an older version); terminate and instantiate it again")
     namespace = instance_namespace(instance)
     info_metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
-    files = new_def_files(info_metadata.get(DEF_FILES_PARAM) or [], paths, set(package.to_dict()["kubernetes_def_files"]))
+    package_files = set(package.to_dict()["kubernetes_def_files"])
+    check_running_vdus(instance, deployed, package_files)
+    files = new_def_files(info_metadata.get(DEF_FILES_PARAM) or [], paths, package_files)
     records = load_manifests(package, {"additionalParams": {DEF_FILES_PARAM: files}}, MODIFY_REQUEST)
     records = resolve_namespace(namespace, records, api.is_namespaced, allow_cluster_scoped=True, what=MODIFY_REQUEST)["manifests"]
     records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
     live = live_objects(api, namespace, instance["id"])
+    if retry_of:
+        secret = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
+        saved = read_rollback(secret, retry_of) if secret else None
+        live = before_first_attempt(live, saved, deployed) if saved else live
     plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
     return container_update(plan, files, target_manifests(deployed, records, plan), records, live)
+
+
+def check_running_vdus(instance, deployed, package_files):
+    """A container update keeps every running VDU: the new package must have the def file of each one's workload."""
+    files = {(kind_of(record), name_of(record)): record.get("file") for record in deployed}
+    for vdu_id, record in sorted(vdu_records_of(instance).items()):
+        key = (record["object"]["kind"], record["object"]["metadata"]["name"])
+        if files.get(key) and files[key] not in package_files:
+            raise ValidationError(MODIFY_REQUEST, "vnfdId", "the new package has no def file {0}, which holds {1} {2} of VDU {3} (running now); "
+                                  "a container update never removes a running VDU".format(files[key], key[0], key[1], vdu_id))
+
+
+def before_first_attempt(live, saved, deployed):
+    """The live objects as they were before the first attempt of a retried update: the ConfigMaps/Secrets it
+    replaced with their original content (kept in the rollback data), those it created left out."""
+    originals = {object_key(obj): obj for obj in saved["config"]}
+    deployed_keys = {object_key(record) for record in deployed}
+    result = []
+    for obj in live:
+        key = object_key(obj)
+        if kind_of(obj) in CONFIG_KINDS:
+            if key in originals:
+                obj = with_content(obj, originals[key])
+            elif key not in deployed_keys:
+                continue
+        result.append(obj)
+    return result
+
+
+def dry_run_update(api, instance, update):
+    """The API server's verdict on every write of the update (ConfigMap/Secret content, pod templates) before the first one."""
+    instance_id, namespace = instance["id"], instance_namespace(instance)
+    plan = update["plan"]
+    config = plan["configmaps_secrets"]
+    live, new = update["live_config"], update["new_config"]
+    for key in [(entry["kind"], entry["name"]) for entry in config["update"]]:
+        judged(new[key], api.replace, with_content(live[key], new[key]), dry_run=True)
+    for key in [(entry["kind"], entry["name"]) for entry in config["create"]]:
+        judged(new[key], create_or_adopt, api, label_object(new[key], instance_id), instance_id, dry_run=True)
+    for entry in plan["restart"] + plan["template_only"]:
+        if entry["action"] != ACTION_RECREATE:
+            workload = {"apiVersion": API_VERSIONS[entry["kind"]], "kind": entry["kind"], "metadata": {"name": entry["name"], "namespace": namespace}}
+            judged(workload, api.patch, workload["apiVersion"], entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC, dry_run=True)
+
+
+def judged(obj, write, *args, **kwargs):
+    """Run a dry-run ``write``; the API server's refusal names ``obj``."""
+    try:
+        return write(*args, **kwargs)
+    except VimError as error:
+        raise refused_by_api(MODIFY_REQUEST, {"object": obj}, error)
 
 
 def container_update(plan, files, target, new_records, live):
@@ -351,6 +416,7 @@ def plan_rollback(api, store, found, failed, waits=None):
     restore = plan_container_update(saved["target"], before, live, None, True, MODIFY_REQUEST)
     plan["container_update"] = restore
     update = container_update(restore, None, private_state(instance)["deployed"], before, live)
+    dry_run_update(api, instance, update)
 
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)

@@ -5,7 +5,8 @@
 
 A driver first builds an :class:`Operation`: everything validated and planned, nothing written.
 :func:`run` then returns the plan (check mode, or nothing to do), or records the op occ as
-PROCESSING, lets the operation act, and records COMPLETED, or FAILED_TEMP with the partial result.
+PROCESSING with a lease (lease.py), lets the operation act, and records COMPLETED, or FAILED_TEMP
+with the partial result, whatever stopped it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 import copy
 import datetime
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 
@@ -31,9 +34,12 @@ class Operation:
     writes and returns the new VnfInstance; it fills ``progress`` (which starts with the op occ's
     ``op_occ_id``) as it goes, so a failure still reports what was done; ``progress["result"]``
     adds to the module result, ``progress["op_occ"]`` to the op occ (changedExtConnectivity, say).
+    ``instance_while_running``: what the record says while the operation runs (and after a failure that
+    left no other word), when that is more than ``instance``: e.g. the objects an instantiate may create.
     """
 
-    def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None):
+    def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None,
+                 instance_while_running=None):
         self.name = name
         self.request = request
         self.instance = instance
@@ -45,17 +51,45 @@ class Operation:
         self.prepare = prepare or (lambda: None)
         self.execute = execute
         self.diff = diff
+        self.instance_while_running = instance_while_running or instance
 
 
-class RecordStore:
-    """Where a VIM keeps VnfInstance records (see the k8s and heat stores)."""
+class Runs:
+    """How this process runs operations: the lease it takes and how a lost lease stops it.
 
-    def save(self, instance, op_occs, version):
-        """Write the record; ``version`` None creates it. Returns the new version; ConflictError if another writer won."""
-        raise NotImplementedError
+    Set once per module process by the module's main() (:func:`configure`); the defaults suit tests
+    that drive the engine directly (no background renewal).
+    """
 
-    def delete(self, instance, version):
-        raise NotImplementedError
+    lease_seconds = lease.DEFAULT_SECONDS
+    interrupt = None
+
+
+def configure(lease_seconds=None, interrupt=None):
+    Runs.lease_seconds = lease_seconds or lease.DEFAULT_SECONDS
+    Runs.interrupt = interrupt
+
+
+class Progress(dict):
+    """What an operation has done so far (shown in its result); :meth:`checkpoint` also records it.
+
+    An operation checkpoints when the record must know something before the next write, should the
+    process die there: the Heat stack it just created, the stack a change of package starts from.
+    """
+
+    def __init__(self, keeper, op_occ_id):
+        super().__init__(op_occ_id=op_occ_id)
+        self._keeper = keeper
+
+    def checkpoint(self, instance=None):
+        """Write the record with ``instance`` (kept as ``progress["instance"]``, the record a failure writes too)."""
+        if instance is not None:
+            self["instance"] = instance
+        if "instance" in self:
+            self._keeper.checkpoint(self["instance"])
+
+    def snapshot(self):
+        return copy.deepcopy(dict(self))
 
 
 def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
@@ -69,63 +103,150 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
     result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
+    if resume is None:
+        require_idle(operation, now, check_mode)
     if check_mode or (not operation.changed and resume is None):
         return result
     if resume is None:
-        busy = [item for item in op_occs if not occ.is_terminal(item)]
-        if busy:
-            raise ConflictError("start", "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]),
-                                "operation occurrence {0} is {1}; retry, roll back or fail it first".format(busy[0]["id"], busy[0]["operationState"]))
         current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now()), "process", now())
         others = list(op_occs)
     else:
         event, failed = resume
         current = occ.transition(failed, event, now())
         others = [item for item in op_occs if item["id"] != failed["id"]]
+    keeper = lease.LeaseKeeper(store, version, Runs.lease_seconds, now, Runs.interrupt)
     operation.prepare()
-    history = [current] + others
-    version = store.save(operation.instance, history, version)
-    progress = {"op_occ_id": current["id"]}
+    keeper.start(operation.instance_while_running, [current] + others)
+    progress = Progress(keeper, current["id"])
     try:
         instance = operation.execute(progress) if operation.changed else operation.instance
-    except VnfLcmError as error:
-        failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, error.msg))
-        failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
-        store.save(progress.get("instance", operation.instance), [failed] + others, version)
-        # A snapshot: the error may carry ``progress`` itself, and a result must not contain itself.
-        extra = {} if error.result is progress else error.result
-        error.result = dict(extra, changed=True, vnf_lcm_op_occ=failed, progress=copy.deepcopy(progress), plan=operation.plan)
-        raise
+    except BaseException as error:  # noqa: B902 - whatever stops an operation, its op occ must say so
+        keeper.stop()
+        raise record_failure(keeper, operation, current, others, progress, error, now) from error
+    keeper.stop()
     done = occ.transition(current, "rolled_back" if resume and resume[0] == "rollback" else "complete", now())
     if "resourceChanges" in progress:
         done["resourceChanges"] = progress["resourceChanges"]
     done.update(progress.get("op_occ") or {})
     if progress.get("delete_record"):
-        store.delete(instance, version)
+        keeper.delete(instance)
     else:
-        store.save(instance, [done] + others, version)
+        keeper.save(instance, [done] + others)
     result.update(progress.get("result") or {})
     result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
     return result
 
 
-def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_mode=False, on_fail=None, now=utc_now):
+def record_failure(keeper, operation, current, others, progress, error, now):
+    """The op occ goes FAILED_TEMP with what was done; returns the collection error to raise.
+
+    An error that is not the collection's own (a dropped connection deep in a library, a signal,
+    MemoryError) becomes one that names the operation and the last VIM call. If the record cannot be
+    written (the VIM is unreachable), the op occ stays PROCESSING until its lease expires, and the
+    message says so. A run that lost its lease writes nothing: the record belongs to another run.
+    """
+    if keeper.lost:
+        return lease.LeaseLost("go on with", "{0} of VNF instance {1}".format(operation.name, operation.instance["id"]),
+                               "this run stopped: {0}".format(keeper.lost))
+    failure = as_collection_error(error, operation)
+    failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, failure.msg))
+    failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
+    try:
+        keeper.save(progress.get("instance", operation.instance_while_running), [failed] + others)
+    except BaseException as save_error:  # noqa: B902 - the failure itself must still reach the user
+        failure.add_reason("and it could not be recorded FAILED_TEMP ({0}); the op occ stays {1} until its lease expires at {2}".format(
+            describe_exception(save_error), current["operationState"], (keeper.op_occ or {}).get(lease.LEASE, {}).get("expiresAt")))
+    # A snapshot: the error may carry ``progress`` itself, and a result must not contain itself.
+    extra = {} if failure.result is progress else failure.result
+    failure.result = dict(extra, changed=True, vnf_lcm_op_occ=failed, progress=progress.snapshot(), plan=operation.plan)
+    return failure
+
+
+def as_collection_error(error, operation):
+    """``error`` if it is the collection's own, else a VimError naming the operation, the error and the last VIM call."""
+    if isinstance(error, VnfLcmError):
+        return error
+    reason = describe_exception(error)
+    step = activity.last_step()
+    if step:
+        reason += " (during: {0})".format(step)
+    return VimError(operation.name.lower().replace("_", " "), "VNF instance {0}".format(operation.instance["id"]), reason)
+
+
+def describe_exception(error):
+    if isinstance(error, Interrupted):
+        return "interrupted: {0}".format(error.reason)
+    if isinstance(error, KeyboardInterrupt):
+        return "interrupted (SIGINT)"
+    if isinstance(error, VnfLcmError):
+        return error.msg
+    text = str(error).strip()
+    return "{0}: {1}".format(type(error).__name__, text) if text else type(error).__name__
+
+
+def require_idle(operation, now, check_mode):
+    """A new operation needs every earlier op occ of the instance ended.
+
+    A running op occ whose runner is gone (lease expired, or its process has exited on this machine)
+    is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it.
+    """
+    busy = [item for item in operation.op_occs if not occ.is_terminal(item)]
+    if not busy:
+        return
+    item = busy[0]
+    what = "{0} on VNF instance {1}".format(operation.name, operation.instance["id"])
+    status, reason = lease.lease_status(item, now())
+    if status is None:
+        raise ConflictError("start", what, "operation occurrence {0} is {1}; retry, roll back or fail it first".format(
+            item["id"], item["operationState"]))
+    if status == lease.LIVE:
+        raise ConflictError("start", what, "operation occurrence {0} ({1}) is {2}: {3}; wait for it to end, or take it over with "
+                            "nfv.vnflcm.vnf_lcm_op_occ (force: true) if that run is gone".format(
+                                item["id"], item["operation"], item["operationState"], reason))
+    if not check_mode:
+        failed = lease.abandoned(item, now(), reason)
+        operation.store.save(operation.instance, [failed if other["id"] == item["id"] else other for other in operation.op_occs], operation.version)
+    raise ConflictError("start", what, "operation occurrence {0} ({1}) did not end: {2}; it is FAILED_TEMP now: retry, roll back or fail it "
+                        "first (nfv.vnflcm.vnf_lcm_op_occ)".format(item["id"], item["operation"], reason))
+
+
+def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_mode=False, on_fail=None, now=utc_now, force=False):
     """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
 
-    ``plan(failed)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
-    tidies up what the VIM keeps for a rollback that will now never come.
+    ``plan(failed, found)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
+    tidies up what the VIM keeps for a rollback that will now never come. A running op occ whose
+    runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
     instance = found[0]
     failed = find_op_occ(found[1], op_occ_id)
+    if failed["operationState"] in lease.RUNNING:
+        failed, found = take_over(store, found, failed, event, now, force, check_mode)
     if failed["operationState"] != occ.FAILED_TEMP:
         return already_ended(instance, failed, event)
     if event != "fail":
-        return run(plan(failed), check_mode, diff_mode, now, resume=(event, failed))
+        return run(plan(failed, found), check_mode, diff_mode, now, resume=(event, failed))
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
     if on_fail is not None:
         on_fail(failed)
     return fail(store, found, failed, now)
+
+
+def take_over(store, found, running, event, now, force, check_mode):
+    """``(op occ, found)`` with the running op occ recorded FAILED_TEMP, when its runner is gone or ``force`` says so."""
+    instance, op_occs, version = found
+    status, reason = lease.lease_status(running, now())
+    if status == lease.LIVE and not force:
+        raise ConflictError(event, "operation occurrence {0}".format(running["id"]),
+                            "it is {0}: {1}; wait for it to end, or set force: true to take it over (only when that run is gone: "
+                            "two runs must not act on one VNF)".format(running["operationState"], reason))
+    if status == lease.LIVE:
+        reason = "taken over (force) from a live lease: {0}".format(reason)
+    failed = lease.abandoned(running, now(), reason)
+    history = [failed if item["id"] == running["id"] else item for item in op_occs]
+    if not check_mode:
+        version = store.save(instance, history, version)
+    return failed, (instance, history, version)
 
 
 def already_ended(instance, op_occ, event):

@@ -11,7 +11,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine, lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
@@ -62,7 +62,8 @@ def modify(params, check_mode=False, diff_mode=False):
                            params, check_mode, diff_mode)
 
 
-# Operations that read their package again to be retried or rolled back, and the package reader's name for them.
+# Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
+# record does not list what it created: records of older versions), and the package reader's name for them.
 NEEDS_PACKAGE = {("retry", "INSTANTIATE"), ("rollback", "INSTANTIATE"), ("retry", MODIFY_INFO)}
 PACKAGE_OPERATIONS = {"INSTANTIATE": "instantiate"}
 
@@ -73,19 +74,21 @@ def resume(params, check_mode=False, diff_mode=False):
     store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     event = params["action"]
 
-    def plan(failed):
+    def plan(failed, record):
         operation_type = failed["operation"]
-        if (event, operation_type) in NEEDS_PACKAGE and not params.get("package"):
+        needed = (event, operation_type) in NEEDS_PACKAGE and not (event == "rollback" and cnf.recorded_resources(record[0]))
+        if needed and not params.get("package"):
             raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
         # Planning reads all it needs of the package: it can be closed before the operation runs.
         with load_package(params["package"], PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext() as package:
-            return resume_operation(api, store, found, failed, event, package, params)
+            return resume_operation(api, store, record, failed, event, package, params)
 
     def on_fail(failed):
         if failed["operation"] == MODIFY_INFO:
             discard_rollback(api, found[0])
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail)
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
+                                  force=params.get("force"))
     return with_api_calls(result, api)
 
 
@@ -97,7 +100,7 @@ def resume_operation(api, store, found, failed, event, package, params):
             return cnf.plan_instantiate(api, package, instance.get("vnfInstanceName"), request, instance.get("vnfInstanceDescription"),
                                         instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
         if operation_type == MODIFY_INFO:
-            return plan_modify(api, store, found, request, package, params["delete_removed"], waits(params))
+            return plan_modify(api, store, found, request, package, params["delete_removed"], waits(params), retry_of=failed["id"])
         planners = {"SCALE": cnf.plan_scale, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
         return planners[operation_type](api, store, found, request, waits(params))
     if operation_type == "INSTANTIATE":
@@ -118,8 +121,14 @@ def info(params, check_mode=False, diff_mode=False):
         found = [record[:2]] if record else []
     else:
         found = [(instance, op_occs) for instance, op_occs, _version in SecretRecordStore(api, namespace).list()]
+    return info_result(found)
+
+
+def info_result(found):
+    """vnf_info's result from ``[(instance, op_occs)]``: a running op occ's lease says whether its runner is alive."""
+    now = engine.utc_now()
     return {"changed": False, "vnf_instances": [instance for instance, _op_occs in found],
-            "vnf_lcm_op_occs": [occ for _instance, op_occs in found for occ in op_occs]}
+            "vnf_lcm_op_occs": [lease.with_status(item, now) for _instance, op_occs in found for item in op_occs]}
 
 
 def with_api_calls(result, api):

@@ -10,8 +10,9 @@ is Kubernetes (runner.py, the CNF path), as before.
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, NotFoundError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
@@ -71,11 +72,11 @@ def heat_resume(params, check_mode=False, diff_mode=False):
     vim, store, found = heat_locate(params)
     event = params["action"]
 
-    def plan(failed):
+    def plan(failed, record):
         planner = vm_change_pkg.plan_resume_change if failed["operation"] == vm_change_pkg.OPERATION else vm.plan_resume
-        return planner(vim, store, found, failed, event, runner.waits(params))
+        return planner(vim, store, record, failed, event, runner.waits(params))
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode)
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_calls(result, vim)
 
 
@@ -121,8 +122,7 @@ def heat_info(params, check_mode=False, diff_mode=False):
         found = [record] if record else []
     else:
         found = store.list()
-    return {"changed": False, "vnf_instances": [instance for instance, _op_occs, _version in found],
-            "vnf_lcm_op_occs": [occ for _instance, op_occs, _version in found for occ in op_occs]}
+    return runner.info_result([(instance, op_occs) for instance, op_occs, _version in found])
 
 
 HEAT_RUNS = {
@@ -153,20 +153,38 @@ def kubernetes_run(operation):
 
 
 def module_main(operation, argument_spec, arg_groups, **module_kwargs):
-    """The whole main() of an LCM module, for both VIMs: ``operation`` is instantiate, scale, heal, terminate or info."""
+    """The whole main() of an LCM module, for both VIMs: ``operation`` is instantiate, scale, heal, terminate or info.
+
+    Nothing but a collection error leaves it: any other exception (and a stop signal) is reported as
+    one; an operation under way has recorded its op occ FAILED_TEMP by then (engine.run).
+    """
     module = VnfLcmModule(argument_spec=argument_spec, arg_groups=arg_groups, supports_check_mode=True, **module_kwargs)
-    try:
-        target = vim_of(module.params)
-        if target == OPENSTACK:
-            module.require("openstacksdk", cloud.HAS_OPENSTACKSDK, cloud.OPENSTACKSDK_IMPORT_ERROR)
-            if operation not in HEAT_RUNS:
-                raise ValidationError(operation, "vimConnectionInfo", "this operation is not available on the OpenStack VIM yet")
-            run = HEAT_RUNS[operation]
+    with interrupted_by_signals() as interrupt:
+        engine.configure(module.params.get("lease_seconds"), interrupt)
+        try:
+            result = run_module(module, operation)
+        except VnfLcmError as error:
+            module.fail_from_error(error)
+        except (Exception, Interrupted, KeyboardInterrupt) as error:  # noqa: B902 - never a raw traceback from a library
+            module.fail_from_error(VimError(ACTIONS.get(operation, operation), "VNF instance", engine.describe_exception(error)))
         else:
-            module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
-            run = kubernetes_run(operation)
-        result = run(module.params, module.check_mode, module.diff_mode)
-        result["vim_type"] = target
-    except VnfLcmError as error:
-        module.fail_from_error(error)
-    module.exit_json(**result)
+            module.exit_json(**result)
+
+
+# How a failure outside any operation names what the module was doing.
+ACTIONS = {"op_occ": "act on the operation occurrence of", "info": "read", "change_pkg": "change the package of"}
+
+
+def run_module(module, operation):
+    target = vim_of(module.params)
+    if target == OPENSTACK:
+        module.require("openstacksdk", cloud.HAS_OPENSTACKSDK, cloud.OPENSTACKSDK_IMPORT_ERROR)
+        if operation not in HEAT_RUNS:
+            raise ValidationError(operation, "vimConnectionInfo", "this operation is not available on the OpenStack VIM yet")
+        run = HEAT_RUNS[operation]
+    else:
+        module.require("kubernetes", HAS_KUBERNETES, KUBERNETES_IMPORT_ERROR)
+        run = kubernetes_run(operation)
+    result = run(module.params, module.check_mode, module.diff_mode)
+    result["vim_type"] = target
+    return result

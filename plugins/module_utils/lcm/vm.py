@@ -218,20 +218,25 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         "warnings": list(package.warnings),
         "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())],
     }
+    # Heat's verdict on the whole stack before anything is created (it checks flavours, images, networks).
+    shown = preview_summary(vim.stacks.preview_create(name_of_stack, template, files, {"nfv": nfv}))
     if preview:
-        plan["preview"] = preview_summary(vim.stacks.preview_create(name_of_stack, template, files, {"nfv": nfv}))
+        plan["preview"] = shown
+    orphans = list(store.orphans)
+    plan["lines"] += ["stack {0}: delete (left without a record by an interrupted instantiate)".format(item["stack_name"]) for item in orphans]
     vim_connection = request.get("vimConnectionInfo") or {}
 
     def execute(progress):
-        # Enough in the record for a retry or rollback, should the create fail.
-        progress["instance"] = dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {PRIVATE: private, "nfv": nfv}})
+        for orphan in orphans:
+            vim.stacks.delete(orphan)
+            vim.stacks.wait_deleted(orphan, waits.timeout)
         stack = vim.stacks.create(name_of_stack, template, files, {"nfv": nfv}, stack_tags(instance), timeout_mins(waits))
-        progress["instance"]["instantiatedVnfInfo"]["metadata"].update(stack_id=stack["id"], stack_name=stack["stack_name"])
         progress["stack"] = stack
-        try:
-            vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
-        finally:
-            store.attach(stack)
+        # The record goes into the stack at once: should this process die now, a later run finds both.
+        store.attach(stack)
+        metadata = {PRIVATE: private, "nfv": nfv, "stack_id": stack["id"], "stack_name": stack["stack_name"]}
+        progress.checkpoint(dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": metadata}))
+        vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
         result = dict(instance, instantiationState=INSTANTIATED)
         if vim_connection:
             result["vimConnectionInfo"] = recordable_vims(vim_connection)
@@ -359,8 +364,10 @@ def _scale_operation(vim, store, found, request, waits, aspect_id, from_level, t
     change = stack_plan(before, after)
     plan = {"operation": name, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "aspect_id": aspect_id,
             "from_level": from_level, "to_level": to_level, "vnfcs": indexes, "summary": change["summary"], "lines": plan_lines(change)}
+    # Heat's verdict on the update before it is sent.
+    changes = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
     if preview:
-        plan["preview"] = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
+        plan["preview"] = changes
 
     def execute(progress):
         old = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
@@ -523,6 +530,7 @@ def _resume_instantiate(vim, store, found, params, event, waits):
     described = stack_description(private, private["vnfcs"])
     plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: update (retry)".format(stack["stack_name"])]}
     flavour = private["flavour"]
+    vim.stacks.preview_update(stack, described["template"], vim.stacks.files(stack), {"nfv": described["nfv"]})
 
     def retry(progress):
         update_stack(vim, stack, described["template"], described["nfv"], waits, progress)

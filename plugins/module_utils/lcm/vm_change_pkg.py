@@ -157,8 +157,11 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
                 hooks=sorted(hook["name"] for hook in job["hooks"].values()))
     if not changed:
         plan["lines"] = ["no change: the stack and the record already have this package"]
-    if preview and not plan["is_noop"]:
-        plan["preview"] = update_preview_summary(vim.stacks.preview_update(stack, target["template"], target["files"], {"nfv": target["nfv"]}))
+    if not plan["is_noop"]:
+        # Heat's verdict on the whole change before its first update.
+        shown = update_preview_summary(vim.stacks.preview_update(stack, target["template"], target["files"], {"nfv": target["nfv"]}))
+        if preview:
+            plan["preview"] = shown
     hook = job["hooks"].get(coordination.NEW_VNF)
 
     def execute(progress):
@@ -166,7 +169,8 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         change = {"previous": previous, "job": masked_secrets(job), "updated": [], "coordinated": []}
         if previous is not current:
             change.update({key: value for key, value in private_state(instance).get(CHANGE, {}).items() if key in ("updated", "coordinated")})
-        progress["instance"] = with_change(without_change(instance), change)
+        # Recorded before the first update: should this process die, retry and rollback know where it started.
+        progress.checkpoint(with_change(without_change(instance), change))
         last = roll(vim, stack, current, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
         result = refreshed(vim, changed_instance(instance, job), stack, job["private"], last["nfv"])
         old_info, new_info = instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"]
@@ -199,12 +203,14 @@ def roll(vim, stack, current, desired, instance_id, job, hook, waits, progress, 
             last = step["stack"]
             change["updated"].append(name)
             done.append({"vnfc": name, "summary": step["plan"]["summary"], "rollback": rollback})
+            progress.checkpoint()
         if hook and name in change["updated"] and name not in change["coordinated"]:
             vdu_id = heat_template.split_vnfc_name(name)[0]
             vdu_param = next((item for item in job["vdu_params"] if item["vdu_id"] == vdu_id), {})
             variables = coordination.hook_variables(OPERATION, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
             coordination.run_hook(hook, variables, waits.timeout)
             change["coordinated"].append(name)
+            progress.checkpoint()
     return last
 
 

@@ -5,12 +5,15 @@
 
 from __future__ import annotations
 
+import datetime
+
 
 class FakeStacks:
     def __init__(self):
         self.stacks = {}
         self.metadata = {}
         self.writes = []
+        self.previews = 0
 
     def add(self, name, stack_id, tags=()):
         self.stacks[stack_id] = {"stack_name": name, "id": stack_id, "tags": list(tags), "stack_status": "CREATE_COMPLETE"}
@@ -37,6 +40,24 @@ class FakeStacks:
 
     def pause(self, seconds=0.25):
         pass
+
+    def files(self, stack):
+        return {}
+
+    def preview_update(self, stack, template, files, parameters):
+        # A preview writes nothing; the test sees it was asked.
+        self.previews += 1
+        return {}
+
+    def preview_create(self, name, template, files, parameters):
+        self.previews += 1
+        return {"resources": []}
+
+    def retrying(self, seconds, what, call):
+        return call()
+
+    def now(self):
+        return datetime.datetime(2026, 11, 22, 5, 0, 0, tzinfo=datetime.timezone.utc)
 
     def __getattr__(self, name):
         # Any other call (create, patch, delete, ...) is a write the test can see.

@@ -40,14 +40,28 @@ def test_record_waits_in_memory_until_the_stack_exists():
     stacks = FakeStacks()
     store = HeatRecordStore(stacks)
     version = store.save(INSTANCE, [OCC], None)
-    assert stacks.writes == []
+    assert stacks.writes == [] and version == 0
     store.attach(stacks.add(stack_name("i-1"), "s-1", stack_tags(INSTANCE)))
-    assert stacks.writes == [("signal", "vnf-i-1", RECORD_RESOURCE)]
-    # engine.run goes on with the version of the in-memory save: it must be accepted.
+    assert stacks.writes == []
+    # engine.run goes on with the version of the in-memory save: the first save into the stack is version 1.
+    version = store.save(INSTANCE, [OCC], version)
+    assert stacks.writes == [("signal", "vnf-i-1", RECORD_RESOURCE)] and version == 1
     done = dict(OCC, operationState="COMPLETED")
     store.save(dict(INSTANCE, instantiationState="INSTANTIATED"), [done], version)
     found = HeatRecordStore(stacks).find(name="my vnf/1")
     assert found[0]["instantiationState"] == "INSTANTIATED" and found[1] == [done] and found[2] == 2
+
+
+def test_a_stack_of_ours_without_a_record_is_an_orphan_once_it_no_longer_waits_for_one():
+    stacks = FakeStacks()
+    stacks.add(stack_name("i-9"), "s-9", stack_tags(INSTANCE))
+    store = HeatRecordStore(stacks)
+    assert store.find(name="my vnf/1") is None
+    assert store.orphans == [{"stack_name": "vnf-i-9", "id": "s-9", "stack_status": "CREATE_COMPLETE"}]
+    stacks.stacks["s-9"].update(stack_status="CREATE_IN_PROGRESS", creation_time="2026-11-22T04:58:00Z")
+    assert store.find(name="my vnf/1") is None and store.orphans == []
+    stacks.stacks["s-9"]["creation_time"] = "2026-11-22T04:50:00Z"
+    assert store.find(name="my vnf/1") is None and [item["id"] for item in store.orphans] == ["s-9"]
 
 
 def test_find_by_id_and_by_name_and_list():

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from kubernetes.client.rest import ApiException
+from urllib3.exceptions import ProtocolError
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
@@ -66,7 +67,7 @@ def test_discovery_is_asked_once_per_group_version():
     api.get("v1", "Pod", "a", "ns")
     api.get("v1", "Pod", "b", "ns")
     assert [path for _method, path, _body in transport.calls].count("/api/v1") == 1
-    assert api.calls == {"read": 3, "write": 0}
+    assert api.calls == {"read": 3, "write": 0, "dry_run": 0}
 
 
 def test_missing_object_is_none_and_delete_of_a_missing_object_is_false():
@@ -113,3 +114,83 @@ def test_unreadable_kubeconfig_is_a_clear_error(tmp_path):
     with pytest.raises(VimError) as caught:
         build_api_client({"kubeconfig": str(tmp_path / "missing")})
     assert caught.value.msg.startswith("Failed to load kubeconfig: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Transient failures: retried with bounded backoff; a repeated write whose first attempt went through is accepted.
+
+class FlakyTransport(FakeTransport):
+    """Fails the first calls to non-discovery paths with the given errors, then behaves like FakeTransport; ``live`` answers GETs."""
+
+    def __init__(self, failures, answer=None, live=None):
+        super().__init__(answer)
+        self.failures = list(failures)
+        self.live = live
+
+    def call_api(self, path, method, **kwargs):
+        if path not in DISCOVERY and self.failures:
+            self.calls.append((method, path, kwargs.get("body")))
+            raise self.failures.pop(0)
+        if method == "GET" and self.live is not None and path not in DISCOVERY:
+            self.calls.append((method, path, None))
+            return Response(self.live)
+        return super().call_api(path, method, **kwargs)
+
+
+def quick_api(transport, seconds=5):
+    return KubeApi(transport, retry_seconds=seconds, sleep=lambda delay: None)
+
+
+def test_a_dropped_connection_is_retried_and_named_when_it_persists():
+    reset = ProtocolError("Connection aborted.", ConnectionResetError(104, "Connection reset by peer"))
+    transport = FlakyTransport([reset, OSError("EOF occurred in violation of protocol")], answer={"metadata": {"name": "vdu1"}})
+    api = quick_api(transport)
+    assert api.get("apps/v1", "Deployment", "vdu1", "ns1") == {"metadata": {"name": "vdu1"}}
+    assert [call[0] for call in transport.calls if call[1] not in DISCOVERY] == ["GET", "GET", "GET"]
+    with pytest.raises(VimError, match=r"Failed to read Deployment ns1/vdu1: the API server could not be reached \(ProtocolError\)"):
+        quick_api(FlakyTransport([reset] * 100), seconds=1).get("apps/v1", "Deployment", "vdu1", "ns1")
+
+
+def test_429_and_503_are_retried_other_errors_are_not():
+    transport = FlakyTransport([api_error(503, "apiserver is shutting down"), api_error(429, "too many requests")], answer={"ok": True})
+    assert quick_api(transport).get("apps/v1", "Deployment", "vdu1", "ns1") == {"ok": True}
+    forbidden = FlakyTransport([api_error(403, "forbidden")] * 3)
+    with pytest.raises(VimError, match="forbidden"):
+        quick_api(forbidden).get("apps/v1", "Deployment", "vdu1", "ns1")
+    assert len([call for call in forbidden.calls if call[1] not in DISCOVERY]) == 1
+
+
+def test_a_repeated_create_that_finds_its_own_object_is_accepted():
+    body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "vnflcm-1", "namespace": "ns1", "labels": {"a": "b"}}, "spec": {"x": "eA=="}}
+    lost_answer = OSError("connection reset")
+    transport = FlakyTransport([lost_answer, api_error(409, "already exists")], live=dict(body, metadata=dict(body["metadata"], resourceVersion="5")))
+    written = quick_api(transport).create(body)
+    assert written["metadata"]["resourceVersion"] == "5"
+    other = FlakyTransport([lost_answer, api_error(409, "already exists")], live=dict(body, spec={"x": "other"}))
+    with pytest.raises(ConflictError, match="already exists"):
+        quick_api(other).create(body)
+    # Without a retry, a 409 is the other writer's: never accepted.
+    first = FlakyTransport([api_error(409, "already exists")], live=body)
+    with pytest.raises(ConflictError):
+        quick_api(first).create(body)
+
+
+def test_dry_run_asks_the_server_without_storing_and_every_call_has_a_timeout():
+    transport = RecordingTransport()
+    api = KubeApi(transport)
+    api.create({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "vdu1", "namespace": "ns1"}}, dry_run=True)
+    api.patch("apps/v1", "Deployment", "vdu1", "ns1", {"spec": {"replicas": 2}}, dry_run=True)
+    calls = [call for call in transport.kwargs if call["path"] not in DISCOVERY]
+    assert [call["query_params"] for call in calls] == [[("dryRun", "All")], [("dryRun", "All")]]
+    assert all(call["_request_timeout"] == (10, 60) for call in calls)
+    assert api.calls["dry_run"] == 2 and api.calls["write"] == 0
+
+
+class RecordingTransport(FakeTransport):
+    def __init__(self):
+        super().__init__({"metadata": {"name": "x"}})
+        self.kwargs = []
+
+    def call_api(self, path, method, **kwargs):
+        self.kwargs.append(dict(kwargs, path=path))
+        return super().call_api(path, method, **kwargs)

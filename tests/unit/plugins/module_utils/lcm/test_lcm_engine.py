@@ -7,11 +7,24 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, OperationTimeout
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation, RecordStore, fail, find_op_occ, run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import (
+    ConflictError,
+    Interrupted,
+    NotFoundError,
+    OperationTimeout,
+    VimError,
+    VnfLcmError,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation, act_on_op_occ, fail, find_op_occ, run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.lease import LeaseLost
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ_state
 
 NOW = datetime.datetime(2026, 11, 22, 5, 0, 0)
 
@@ -172,3 +185,151 @@ def test_find_op_occ_by_id_or_newest():
         find_op_occ(occs, "c")
     with pytest.raises(NotFoundError):
         find_op_occ([])
+
+
+# ---------------------------------------------------------------------------------------------
+# Whatever stops an operation, its op occ says so; a running op occ whose runner is gone is taken over.
+
+@pytest.mark.parametrize("error, words", [
+    (ConnectionResetError(104, "Connection reset by peer"), "ConnectionResetError: [Errno 104] Connection reset by peer"),
+    (KeyboardInterrupt(), "interrupted (SIGINT)"),
+    (Interrupted("received SIGTERM"), "interrupted: received SIGTERM"),
+    (MemoryError(), "MemoryError"),
+])
+def test_any_error_leaves_failed_temp_naming_the_last_vim_call(error, words):
+    store = MemoryStore()
+
+    def execute(progress):
+        progress["created"] = ["Deployment vdu1"]
+        activity.note("create", "Deployment ns1/vdu2")
+        raise error
+
+    with pytest.raises(VnfLcmError) as caught:
+        run(operation(store, execute=execute), now=lambda: NOW)
+    assert caught.value.msg == "Failed to instantiate VNF instance vnf-1: {0} (during: create Deployment ns1/vdu2)".format(words)
+    assert [states for _kind, _instance, states, _version in store.writes] == [["PROCESSING"], ["FAILED_TEMP"]]
+    assert caught.value.result["progress"]["created"] == ["Deployment vdu1"]
+    assert caught.value.result["vnf_lcm_op_occ"]["error"]["detail"] == caught.value.msg
+
+
+def test_the_record_written_while_running_carries_a_lease_and_the_end_does_not():
+    store = LeasedStore()
+    run(operation(store), now=lambda: NOW)
+    running, done = store.heads
+    assert running["operationState"] == "PROCESSING" and running["lease"]["pid"] == os.getpid()
+    assert running["lease"]["expiresAt"] == "2026-11-22T05:02:00Z"
+    assert done["operationState"] == "COMPLETED" and "lease" not in done
+
+
+def test_a_failure_that_cannot_be_recorded_says_the_op_occ_stays_running_until_its_lease_expires():
+    store = LeasedStore(fail_after=1)
+
+    def execute(progress):
+        raise OperationTimeout("Deployment vdu1 to be ready", 5)
+
+    with pytest.raises(OperationTimeout) as caught:
+        run(operation(store, execute=execute), now=lambda: NOW)
+    assert "could not be recorded FAILED_TEMP (Failed to update Secret vnflcm-vnf-1: the API server could not be reached)" in caught.value.msg
+    assert "stays PROCESSING until its lease expires at 2026-11-22T05:02:00Z" in caught.value.msg
+
+
+def test_a_checkpoint_records_the_progress_with_the_lease():
+    store = LeasedStore()
+
+    def execute(progress):
+        progress.checkpoint({"id": "vnf-1", "instantiatedVnfInfo": {"metadata": {"stack_id": "s-1"}}})
+        return {"id": "vnf-1", "instantiationState": "INSTANTIATED"}
+
+    run(operation(store, execute=execute), now=lambda: NOW)
+    assert [head["operationState"] for head in store.heads] == ["PROCESSING", "PROCESSING", "COMPLETED"]
+    assert store.instances[1]["instantiatedVnfInfo"]["metadata"]["stack_id"] == "s-1" and "lease" in store.heads[1]
+
+
+def stale(seconds_ago=600, lease_seconds=120):
+    started = NOW - datetime.timedelta(seconds=seconds_ago)
+    runner = {"runId": "run-0", "host": "another-host", "pid": 1, "bootId": "x", "pidNamespace": "y", "processStart": "1"}
+    return {"id": "occ-0", "operation": "SCALE", "operationState": "PROCESSING", "startTime": "2026-11-21T00:00:00Z",
+            "stateEnteredTime": occ_state.format_timestamp(started), "lease": lease.new_lease(runner, started, lease_seconds)}
+
+
+def test_a_new_operation_records_a_stale_op_occ_failed_temp_and_says_what_to_do():
+    store = MemoryStore()
+    with pytest.raises(ConflictError) as caught:
+        run(operation(store, op_occs=[stale()]), now=lambda: NOW)
+    assert "occurrence occ-0 (SCALE) did not end: the lease of run run-0" in caught.value.msg
+    assert "it is FAILED_TEMP now: retry, roll back or fail it" in caught.value.msg
+    assert [states for _kind, _instance, states, _version in store.writes] == [["FAILED_TEMP"]]
+
+
+def test_a_live_op_occ_refuses_a_new_operation_and_a_check_mode_run_writes_nothing():
+    store = MemoryStore()
+    with pytest.raises(ConflictError) as caught:
+        run(operation(store, op_occs=[stale(seconds_ago=10)]), now=lambda: NOW)
+    assert "holds its lease until" in caught.value.msg and "force: true" in caught.value.msg
+    with pytest.raises(ConflictError):
+        run(operation(store, op_occs=[stale()]), now=lambda: NOW, check_mode=True)
+    assert store.writes == []
+
+
+def test_a_no_change_run_is_refused_too_while_an_op_occ_is_unfinished():
+    store = MemoryStore()
+    busy = {"id": "occ-0", "operation": "INSTANTIATE", "operationState": "FAILED_TEMP", "startTime": "2026-11-21T00:00:00Z"}
+    with pytest.raises(ConflictError, match="occ-0 is FAILED_TEMP"):
+        run(operation(store, op_occs=[busy], changed=False), now=lambda: NOW)
+
+
+@pytest.mark.parametrize("seconds_ago, force, taken", [(600, False, True), (10, False, False), (10, True, True)])
+def test_act_on_a_running_op_occ_takes_it_over_when_its_runner_is_gone_or_when_forced(seconds_ago, force, taken):
+    store = MemoryStore()
+    found = ({"id": "vnf-1"}, [stale(seconds_ago)], 7)
+    if not taken:
+        with pytest.raises(ConflictError, match="set force: true to take it over"):
+            act_on_op_occ(store, found, None, "fail", None, now=lambda: NOW, force=force)
+        assert store.writes == []
+        return
+    result = act_on_op_occ(store, found, None, "fail", None, now=lambda: NOW, force=force)
+    assert [states for _kind, _instance, states, _version in store.writes] == [["FAILED_TEMP"], ["FAILED"]]
+    assert result["vnf_lcm_op_occ"]["operationState"] == "FAILED"
+    assert ("taken over (force)" in result["vnf_lcm_op_occ"]["error"]["detail"]) is force
+
+
+def test_a_taken_over_op_occ_is_retried_from_the_record_the_takeover_wrote():
+    store = MemoryStore()
+    seen = []
+
+    def plan(failed, found):
+        seen.append((failed["operationState"], found[2]))
+        return operation(store, op_occs=found[1])
+
+    result = act_on_op_occ(store, ({"id": "vnf-1"}, [stale()], 7), None, "retry", plan, now=lambda: NOW)
+    assert seen == [("FAILED_TEMP", 8)] and result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+
+
+def test_a_run_that_lost_its_lease_stops_without_writing():
+    store = LeasedStore()
+
+    def execute(progress):
+        progress._keeper.lost = "another run wrote the record meanwhile"
+        raise KeyboardInterrupt()
+
+    with pytest.raises(LeaseLost, match="this run stopped: another run wrote the record meanwhile"):
+        run(operation(store, execute=execute), now=lambda: NOW)
+    assert [head["operationState"] for head in store.heads] == ["PROCESSING"]
+
+
+class LeasedStore(RecordStore):
+    """Keeps the op occ heads and instances written; ``fail_after`` writes, it fails like an unreachable VIM."""
+
+    def __init__(self, fail_after=None):
+        self.heads, self.instances = [], []
+        self.fail_after = fail_after
+
+    def save(self, instance, op_occs, version):
+        if self.fail_after is not None and len(self.heads) >= self.fail_after:
+            raise VimError("update", "Secret vnflcm-vnf-1", "the API server could not be reached")
+        self.heads.append(op_occs[0])
+        self.instances.append(instance)
+        return (version or 0) + 1
+
+    def delete(self, instance, version):
+        pass
