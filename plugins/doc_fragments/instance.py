@@ -18,6 +18,8 @@ options:
   vnf_instance_name:
     description:
       - The name of the VNF instance (C(vnfInstanceName)). It must be unique in its namespace.
+      - At most 255 characters, Tacker's limit for C(vnfInstanceName); a C(vnfInstanceDescription)
+        set by a request may have at most 1024.
     type: str
     aliases: [name]
   namespace:

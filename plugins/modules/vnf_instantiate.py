@@ -64,6 +64,11 @@ options:
         for example C(flavourId), C(instantiationLevelId), C(additionalParams) with
         C(lcm-kubernetes-def-files) and C(namespace), and C(vimConnectionInfo).
       - Tokens and passwords in C(vimConnectionInfo.*.accessInfo) are masked in all output.
+      - "Kubernetes: every file in C(additionalParams.lcm-kubernetes-def-files) must be declared by the package
+        (listed in TOSCA.meta or the file of a VNFD artifact, as Tacker requires); together they may hold at most
+        1000 Kubernetes objects, each at most 1.5 MiB as compact JSON. Before the first write the API server
+        judges every object (server-side dry run: RBAC, admission, quota, validation), and an object that
+        exists and is not this instance's is refused."
       - "OpenStack: C(extVirtualLinks), C(extManagedVirtualLinks) and C(additionalParams.nfv) (a JSON
         Merge Patch of the stack's C(nfv) parameter) shape the stack, see the description."
     type: dict
@@ -71,6 +76,7 @@ options:
   vnf_instance_name:
     description:
       - The name of the VNF instance (C(vnfInstanceName)); the key that makes re-runs idempotent.
+      - At most 255 characters (Tacker's limit for C(vnfInstanceName)); a longer name is refused before anything is written.
     type: str
     required: true
     aliases: [name]
@@ -81,7 +87,7 @@ options:
     aliases: [id]
   vnf_instance_description:
     description:
-      - The VNF instance's description (C(vnfInstanceDescription)).
+      - The VNF instance's description (C(vnfInstanceDescription)), at most 1024 characters (Tacker's limit).
     type: str
   namespace_policy:
     description:

@@ -12,7 +12,7 @@ short_description: Modify a VNF instance's information; update a CNF's container
 version_added: 0.1.0
 description:
   - "Applies a VnfInfoModificationRequest, as SOL003's C(PATCH /vnf_instances/{id}) does.
-    C(vnfInstanceName), C(vnfInstanceDescription) and C(vnfdId) are replaced; C(metadata),
+    C(vnfInstanceName) (at most 255 characters), C(vnfInstanceDescription) (at most 1024) and C(vnfdId) are replaced; C(metadata),
     C(extensions), C(vnfConfigurableProperties) and C(vimConnectionInfo) are merged with JSON
     Merge Patch (RFC 7396: a key set to null is removed, objects are merged, arrays replaced);
     C(vimConnectionInfoDeleteIds) removes VIM connections."

@@ -5,15 +5,24 @@
 
 A manifest record is ``{"file": relpath, "index": position in the file (0-based), "object": dict}``.
 Records are what the namespace, ordering, ownership and VNFC helpers of this package work on.
+
+A request may only use def files the package declares (as Tacker, which answers CnfDefinitionNotFound),
+at most MAX_KUBERNETES_OBJECTS objects in all, each at most MAX_KUBERNETES_OBJECT_BYTES as JSON.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import posixpath
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import unsafe_path_reason
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import (
+    MAX_KUBERNETES_OBJECT_BYTES,
+    MAX_KUBERNETES_OBJECTS,
+    over_limit,
+)
 
 INSTANTIATE_VNF_REQUEST = "InstantiateVnfRequest"
 DEF_FILES_PARAM = "lcm-kubernetes-def-files"
@@ -54,25 +63,64 @@ def requested_def_files(request, what=INSTANTIATE_VNF_REQUEST):
 def load_manifests(package, request, what=INSTANTIATE_VNF_REQUEST):
     """Manifest records for the request's def files, in request order (a file's objects in file order).
 
-    ``package`` is a read VnfPackage; only files it recognised as Kubernetes def files are accepted.
+    ``package`` is a read VnfPackage; only files it recognised as Kubernetes def files, and declares in
+    TOSCA.meta or as a VNFD artifact, are accepted.
     """
-    known = set(package.to_dict()["kubernetes_def_files"])
+    data = package.to_dict()
+    known = set(data["kubernetes_def_files"])
+    declared = declared_files(data)
     records = []
     for position, relpath in enumerate(requested_def_files(request, what)):
-        if relpath not in known:
-            raise ValidationError(what, def_files_field(position), "{0} is not a Kubernetes def file of the package (def files: {1})".format(
-                relpath, ", ".join(sorted(known)) or "none"))
+        check_def_file_usable(relpath, known, declared, what, position)
         records.extend(manifest_records(relpath, package.load_yaml_documents(relpath)))
+        check_object_count(len(records), relpath, what, position)
     return records
+
+
+def declared_files(package_data):
+    """The files a package declares: listed in TOSCA.meta (Name:) or named by a VNFD artifact."""
+    artifacts = package_data["vnfd"]["artifacts"].values()
+    return set(package_data["meta"]["files"]) | {artifact["file"] for artifact in artifacts}
+
+
+def check_def_file_usable(relpath, known, declared, what, position):
+    if relpath not in known:
+        raise ValidationError(what, def_files_field(position), "{0} is not a Kubernetes def file of the package (def files: {1})".format(
+            relpath, ", ".join(sorted(known)) or "none"))
+    if relpath not in declared:
+        # Undeclared files have no verified hash: Tacker refuses them too (CnfDefinitionNotFound).
+        raise ValidationError(what, def_files_field(position), "{0} is not declared by the package: it must be listed in TOSCA.meta "
+                                                               "(a Name: entry) or be the file of a VNFD artifact".format(relpath))
+
+
+def check_object_count(count, relpath, what, position):
+    if count > MAX_KUBERNETES_OBJECTS:
+        raise ValidationError(what, def_files_field(position), "{0} brings the request to {1} Kubernetes objects, more than the limit of "
+                                                               "{2} per request".format(relpath, count, MAX_KUBERNETES_OBJECTS))
 
 
 def manifest_records(relpath, documents):
-    """Records for the documents of one def file; each must be a complete Kubernetes object."""
+    """Records for the documents of one def file; each must be a complete Kubernetes object the API server can store."""
     records = []
     for index, obj in enumerate(documents):
         check_manifest_object(obj, relpath, index)
+        check_object_size(obj, relpath, index)
         records.append({"file": relpath, "index": index, "object": copy.deepcopy(obj)})
     return records
+
+
+def check_object_size(obj, relpath, index):
+    """etcd refuses a larger object, after the objects before it were created: refuse it before any is."""
+    label = "document {0} ({1} {2})".format(index + 1, obj["kind"], obj["metadata"]["name"])
+    try:
+        # default=str: the Kubernetes client sends YAML dates as ISO strings of the same length.
+        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
+    except (TypeError, ValueError) as exc:
+        raise PackageError(relpath, "{0} cannot be sent as JSON: {1}".format(label, exc)) from exc
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_KUBERNETES_OBJECT_BYTES:
+        raise PackageError(relpath, "{0} {1}".format(label, over_limit(
+            size, MAX_KUBERNETES_OBJECT_BYTES, "one Kubernetes object as JSON (etcd's default request size)")))
 
 
 def check_manifest_object(obj, relpath, index):

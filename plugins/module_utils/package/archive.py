@@ -5,7 +5,8 @@
 
 Both kinds of source speak in package-relative POSIX paths ("Definitions/x.yaml"). Zip members are
 read in memory, never extracted, and every member name is checked before anything is read so a
-crafted archive cannot point outside the package (zip-slip).
+crafted archive cannot point outside the package (zip-slip). ``read`` loads a whole file, so it refuses
+files over MAX_TEXT_FILE_BYTES before reading them; large files (images) are only streamed.
 """
 
 from __future__ import annotations
@@ -13,10 +14,17 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
+import stat
 import zipfile
 import zlib
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import (
+    MAX_TEXT_FILE_BYTES,
+    MAX_ZIP_MEMBERS,
+    MAX_ZIP_UNCOMPRESSED_BYTES,
+    over_limit,
+)
 
 TOSCA_META_PATH = "TOSCA-Metadata/TOSCA.meta"
 # What reading a damaged, encrypted or unsupported zip member can raise.
@@ -42,6 +50,19 @@ def normalize_relpath(relpath, where=None):
     if reason:
         raise PackageError(where or relpath, reason)
     return posixpath.normpath(str(relpath).replace("\\", "/"))
+
+
+def check_text_file_size(size, where):
+    """Refuse a file too large to be read whole (the reader parses what it reads in memory)."""
+    if size > MAX_TEXT_FILE_BYTES:
+        raise PackageError(where, over_limit(size, MAX_TEXT_FILE_BYTES, "a YAML or text file in a package"))
+
+
+def read_bounded(handle, where):
+    """All of ``handle``, refusing it once it grows past the limit (sizes on disk or in a zip can change or lie)."""
+    data = handle.read(MAX_TEXT_FILE_BYTES + 1)
+    check_text_file_size(len(data), where)
+    return data
 
 
 class DirectorySource:
@@ -70,10 +91,11 @@ class DirectorySource:
         return os.path.isfile(self._safe_path(relpath))
 
     def read(self, relpath):
-        path = self._safe_path(relpath)
         try:
+            path = self._regular_file(relpath)
+            check_text_file_size(os.stat(path).st_size, self.describe(relpath))
             with open(path, "rb") as handle:
-                return handle.read()
+                return read_bounded(handle, self.describe(relpath))
         except (IOError, OSError) as exc:
             raise PackageError(self.describe(relpath), "cannot read file: {0}".format(exc.strerror or exc)) from exc
 
@@ -81,7 +103,7 @@ class DirectorySource:
     def open_stream(self, relpath):
         """A binary file object, so large files (images) can be hashed without loading them whole."""
         try:
-            with open(self._safe_path(relpath), "rb") as handle:
+            with open(self._regular_file(relpath), "rb") as handle:
                 yield handle
         except (IOError, OSError) as exc:
             raise PackageError(self.describe(relpath), "cannot read file: {0}".format(exc.strerror or exc)) from exc
@@ -96,6 +118,13 @@ class DirectorySource:
         real = os.path.realpath(path)
         if real != self._real_root and not real.startswith(self._real_root + os.sep):
             raise PackageError(self.describe(clean), "path resolves outside the package")
+        return path
+
+    def _regular_file(self, relpath):
+        # Opening a FIFO or a device named in the package would block or never end.
+        path = self._safe_path(relpath)
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise PackageError(self.describe(relpath), "not a regular file")
         return path
 
 
@@ -134,8 +163,11 @@ class ZipSource:
         name = self._member_name(relpath)
         if name not in self._members:
             raise PackageError(self.describe(relpath), "file not found in the package")
+        info = self._members[name]
+        check_text_file_size(info.file_size, self.describe(relpath))
         try:
-            return self._zip.read(self._members[name])
+            with self._zip.open(info) as handle:
+                return read_bounded(handle, self.describe(relpath))
         except ZIP_READ_ERRORS as exc:
             raise PackageError(self.describe(relpath), "cannot read zip member: {0}".format(exc)) from exc
 
@@ -159,8 +191,10 @@ class ZipSource:
 
     def _check_members(self):
         """Map clean member names to their ZipInfo, refusing any name that escapes the package."""
+        infos = self._zip.infolist()
+        check_zip_totals(infos, self.path)
         members = {}
-        for info in self._zip.infolist():
+        for info in infos:
             if info.is_dir():
                 continue
             reason = unsafe_path_reason(info.filename)
@@ -181,6 +215,15 @@ class ZipSource:
         if len(wrapped) == 1 and len(top_dirs) == 1:
             return wrapped[0][:-len(TOSCA_META_PATH)]
         return ""
+
+
+def check_zip_totals(infos, where):
+    """Refuse a zip with more members, or more uncompressed bytes, than a package may have."""
+    if len(infos) > MAX_ZIP_MEMBERS:
+        raise PackageError(where, "has {0} zip members, more than the limit of {1}".format(len(infos), MAX_ZIP_MEMBERS))
+    total = sum(info.file_size for info in infos)
+    if total > MAX_ZIP_UNCOMPRESSED_BYTES:
+        raise PackageError(where, "uncompressed size " + over_limit(total, MAX_ZIP_UNCOMPRESSED_BYTES, "a zip package"))
 
 
 def open_source(path):

@@ -114,7 +114,7 @@ class PackageReader:
         definitions = load_definitions(self.source, meta["entry_definitions"], self.warnings)
         vnfd = parse_vnfd(definitions, self.source.describe)
         self._resolve_artifacts(vnfd["artifacts"], meta["files"])
-        manifests = self._read_kubernetes_def_files(meta["files"])
+        manifests = self._read_kubernetes_def_files(meta["files"], {artifact["file"] for artifact in vnfd["artifacts"].values()})
         self._add_deployment_files(vnfd["flavours"], manifests)
         self._check_missing_files(meta["files"], vnfd)
         return {
@@ -170,7 +170,7 @@ class PackageReader:
                 return candidate
         return candidates[0]
 
-    def _read_kubernetes_def_files(self, listed):
+    def _read_kubernetes_def_files(self, listed, artifact_files):
         """``{relpath: [objects]}`` for Files/kubernetes/ and for other listed YAML files that are manifests."""
         certain, possible = def_files.kubernetes_candidates(self.present, listed)
         manifests = {}
@@ -187,7 +187,8 @@ class PackageReader:
                 manifests[relpath] = documents
         for relpath in manifests:
             if relpath not in listed:
-                self.warnings.append("{0}: Kubernetes def file is not listed in TOSCA.meta, so its hash is not verified".format(relpath))
+                self.warnings.append("{0}: Kubernetes def file is not listed in TOSCA.meta, so its hash is not verified{1}".format(
+                    relpath, "" if relpath in artifact_files else " and no LCM request can use it"))
         return manifests
 
     def _add_deployment_files(self, flavours, manifests):

@@ -24,6 +24,10 @@ SCALE_VNF_REQUEST = "ScaleVnfRequest"
 HEAL_VNF_REQUEST = "HealVnfRequest"
 TERMINATE_VNF_REQUEST = "TerminateVnfRequest"
 
+# The lengths Tacker's API allows for a VNF instance's name and description.
+MAX_VNF_INSTANCE_NAME_LENGTH = 255
+MAX_VNF_INSTANCE_DESCRIPTION_LENGTH = 1024
+
 
 def normalise_vim_connection_info(value, what="vimConnectionInfo"):
     """vimConnectionInfo as a map keyed by id, whether given as a map (SOL003 v3) or a list (v2)."""
@@ -32,8 +36,10 @@ def normalise_vim_connection_info(value, what="vimConnectionInfo"):
 
 
 def validate_create_request(body, strict=True):
-    """CreateVnfRequest: vnfdId required."""
-    return validate(body, datatypes.CREATE_VNF_REQUEST, CREATE_VNF_REQUEST, strict)
+    """CreateVnfRequest: vnfdId required; name and description within Tacker's lengths."""
+    request = validate(body, datatypes.CREATE_VNF_REQUEST, CREATE_VNF_REQUEST, strict)
+    check_vnf_instance_texts(CREATE_VNF_REQUEST, request.get("vnfInstanceName"), request.get("vnfInstanceDescription"))
+    return request
 
 
 def validate_instantiate_request(body, vnfd=None, strict=True, instance=None):
@@ -53,11 +59,20 @@ def validate_vnf_info_modification_request(body, strict=True):
     request = validate(body, datatypes.VNF_INFO_MODIFICATION_REQUEST, VNF_INFO_MODIFICATION_REQUEST, strict)
     if not request:
         raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, None, "no modification requested")
+    check_vnf_instance_texts(VNF_INFO_MODIFICATION_REQUEST, request.get("vnfInstanceName"), request.get("vnfInstanceDescription"))
     for index, vim_id in enumerate(request.get("vimConnectionInfoDeleteIds") or []):
         if vim_id in (request.get("vimConnectionInfo") or {}):
             reason = "{0!r} is both modified (vimConnectionInfo) and deleted".format(vim_id)
             raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vimConnectionInfoDeleteIds[{0}]".format(index), reason)
     return request
+
+
+def check_vnf_instance_texts(what, name, description, fields=("vnfInstanceName", "vnfInstanceDescription")):
+    """A VNF instance's name and description (None: not given) within their lengths; ``fields`` name them in errors."""
+    limits = (MAX_VNF_INSTANCE_NAME_LENGTH, MAX_VNF_INSTANCE_DESCRIPTION_LENGTH)
+    for value, field, limit in zip((name, description), fields, limits):
+        if value is not None and len(value) > limit:
+            raise ValidationError(what, field, "is {0} characters long, more than the limit of {1}".format(len(value), limit))
 
 
 def validate_change_pkg_request(body, new_vnfd=None, instance=None, strict=True):

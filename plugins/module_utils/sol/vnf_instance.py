@@ -14,6 +14,7 @@ import uuid
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vnf_instance_texts
 
 NOT_INSTANTIATED = "NOT_INSTANTIATED"
 INSTANTIATED = "INSTANTIATED"
@@ -30,10 +31,17 @@ _VNFD_IDENTITY = (
 # VnfInfoModificationRequest attributes SOL003 says are applied as JSON Merge Patch.
 _MERGED_ATTRIBUTES = ("vnfConfigurableProperties", "metadata", "extensions", "vimConnectionInfo")
 _REPLACED_ATTRIBUTES = ("vnfInstanceName", "vnfInstanceDescription", "vnfdId", "vnfPkgId")
+# Instances are created from module options; errors name those.
+_CREATION_OPTIONS = ("vnf_instance_name", "vnf_instance_description")
 
 
 def new_vnf_instance(vnfd, name=None, description=None, metadata=None, instance_id=None):
-    """A NOT_INSTANTIATED VnfInstance for ``vnfd``; a random uuid4 id unless ``instance_id`` is given."""
+    """A NOT_INSTANTIATED VnfInstance for ``vnfd``; a random uuid4 id unless ``instance_id`` is given.
+
+    ``name`` and ``description`` are the module options vnf_instance_name / vnf_instance_description,
+    held to the lengths a VnfInfoModificationRequest is held to.
+    """
+    check_vnf_instance_texts("module options", name, description, _CREATION_OPTIONS)
     instance = {"id": instance_id or str(uuid.uuid4())}
     instance.update(vnfd_identity(vnfd))
     optional = (("vnfInstanceName", name), ("vnfInstanceDescription", description), ("metadata", metadata))

@@ -161,11 +161,13 @@ def test_def_files_in_reverse_order_still_create_the_namespace_first(ansible_tas
 
 
 def package_with(tmp_path, multi_ns, extra):
-    """A copy of test_cnf_multi_ns with extra def files ``{name: [objects]}``."""
+    """A copy of test_cnf_multi_ns with extra def files ``{name: [objects]}``, declared in TOSCA.meta."""
     copy = tmp_path / "pkg"
     shutil.copytree(multi_ns, copy)
+    meta = copy / "TOSCA-Metadata" / "TOSCA.meta"
     for name, objects in extra.items():
         (copy / DEF_DIR / name).write_text(yaml.safe_dump_all(objects))
+        meta.write_text(meta.read_text().rstrip("\n") + "\n\nName: " + DEF_DIR + name + "\nContent-Type: application/yaml\n")
     return str(copy)
 
 

@@ -73,6 +73,8 @@ def package_with_second_namespace(fixtures_dir, tmp_path):
         text = source.read().replace("name: vdu2\n", "name: vdu2\n  namespace: multi-namespace01\n")
     with open(os.path.join(root, "Files/kubernetes/deployment_ns01.yaml"), "w") as target:
         target.write(text)
+    with open(os.path.join(root, "TOSCA-Metadata", "TOSCA.meta"), "a") as meta:
+        meta.write("\n\nName: Files/kubernetes/deployment_ns01.yaml\nContent-Type: application/yaml\n")
     with load_package(root) as package:
         yield package
 

@@ -93,7 +93,22 @@ def test_unlisted_kubernetes_file_is_a_warning(small_package):
         handle.write("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: extra\n")
     with load_package(root) as package:
         assert package.to_dict()["kubernetes_def_files"] == ["Files/kubernetes/extra.yaml", "Files/kubernetes/web.yaml"]
-        assert package.warnings == ["Files/kubernetes/extra.yaml: Kubernetes def file is not listed in TOSCA.meta, so its hash is not verified"]
+        assert package.warnings == ["Files/kubernetes/extra.yaml: Kubernetes def file is not listed in TOSCA.meta, so its hash is not verified "
+                                    "and no LCM request can use it"]
+
+
+def test_unlisted_kubernetes_file_declared_as_artifact_is_usable(small_package):
+    """A VNFD artifact declares a file as well as TOSCA.meta does (Tacker accepts both for def files)."""
+    root = small_package()
+    vnfd = os.path.join(root, "Definitions", "small.yaml")
+    with open(vnfd) as handle:
+        text = handle.read().replace("file: ../Scripts/setup.py", "file: ../Files/kubernetes/extra.yaml")
+    with open(vnfd, "w") as handle:
+        handle.write(text)
+    with open(os.path.join(root, "Files", "kubernetes", "extra.yaml"), "w") as handle:
+        handle.write("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: extra\n")
+    with load_package(root) as package:
+        assert "Files/kubernetes/extra.yaml: Kubernetes def file is not listed in TOSCA.meta, so its hash is not verified" in package.warnings
 
 
 def test_load_yaml_documents_names_file_and_line(small_package):

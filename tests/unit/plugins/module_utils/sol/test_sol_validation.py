@@ -262,6 +262,35 @@ def test_modification_request_errors(body, field):
     assert failure(v.validate_vnf_info_modification_request, body).field == field
 
 
+# --- Name and description lengths (Tacker's: 255 and 1024 characters) --------------------------
+
+def test_the_documented_name_lengths():
+    assert (v.MAX_VNF_INSTANCE_NAME_LENGTH, v.MAX_VNF_INSTANCE_DESCRIPTION_LENGTH) == (255, 1024)
+
+
+@pytest.mark.parametrize("validator, base", [
+    (v.validate_create_request, {"vnfdId": "d"}),
+    (v.validate_vnf_info_modification_request, {}),
+])
+def test_names_and_descriptions_up_to_their_limits_are_accepted(validator, base):
+    body = dict(base, vnfInstanceName="n" * 255, vnfInstanceDescription="d" * 1024)
+    assert validator(body) == body
+
+
+@pytest.mark.parametrize("validator, base, what", [
+    (v.validate_create_request, {"vnfdId": "d"}, "CreateVnfRequest"),
+    (v.validate_vnf_info_modification_request, {}, "VnfInfoModificationRequest"),
+])
+@pytest.mark.parametrize("field, value, limit", [
+    ("vnfInstanceName", "\u00e9" * 256, 255),
+    ("vnfInstanceDescription", "d" * 1025, 1024),
+])
+def test_names_and_descriptions_over_their_limits_are_refused(validator, base, what, field, value, limit):
+    error = failure(validator, dict(base, **{field: value}))
+    assert error.field == field
+    assert error.msg == "Failed to validate {0}: {1}: is {2} characters long, more than the limit of {3}".format(what, field, len(value), limit)
+
+
 # --- ChangeCurrentVnfPkgRequest ----------------------------------------------------------------
 
 def test_tacker_change_vnfpkg_request_is_accepted_unchanged(change_pkg_request, new_vnfd, instance):

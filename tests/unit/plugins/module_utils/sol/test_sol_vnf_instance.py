@@ -39,6 +39,22 @@ def test_new_vnf_instance_minimal_gets_a_uuid(vnfd):
     assert "vnfInstanceName" not in instance and "metadata" not in instance
 
 
+def test_new_vnf_instance_accepts_names_up_to_tackers_limits(vnfd):
+    instance = vi.new_vnf_instance(vnfd, "n" * 255, "d" * 1024)
+    assert (len(instance["vnfInstanceName"]), len(instance["vnfInstanceDescription"])) == (255, 1024)
+
+
+@pytest.mark.parametrize("name, description, field, text", [
+    ("n" * 256, None, "vnf_instance_name", "is 256 characters long, more than the limit of 255"),
+    ("n", "d" * 1025, "vnf_instance_description", "is 1025 characters long, more than the limit of 1024"),
+])
+def test_new_vnf_instance_refuses_longer_names_naming_the_module_option(vnfd, name, description, field, text):
+    with pytest.raises(ValidationError) as raised:
+        vi.new_vnf_instance(vnfd, name, description)
+    assert raised.value.field == field
+    assert str(raised.value) == "Failed to validate module options: {0}: {1}".format(field, text)
+
+
 @pytest.mark.parametrize("key", ["descriptor_id", "provider", "product_name", "software_version", "descriptor_version"])
 def test_new_vnf_instance_needs_vnfd_identity(vnfd, key):
     del vnfd[key]
