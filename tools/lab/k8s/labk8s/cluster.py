@@ -123,15 +123,7 @@ class Lab:
         self._write_config(ports)
         (self.dir / "state.json").write_text(json.dumps({"ports": ports, "bin_dir": str(bin_dir)}, indent=1))
         try:
-            steps = (
-                ("etcd", self._etcd_args(bin_dir, ports), lambda: _http_ok(f"http://127.0.0.1:{ports['etcd']}/readyz")),
-                ("kube-apiserver", self._apiserver_args(bin_dir, ports), self._apiserver_ready),
-                ("kube-controller-manager", self._kcm_args(bin_dir, ports),
-                 lambda: _https_ok(ports["controller_manager"])),
-                ("kube-scheduler", self._scheduler_args(bin_dir, ports), lambda: _https_ok(ports["scheduler"])),
-                ("kwok", self._kwok_args(bin_dir), lambda: True),
-            )
-            for name, args, ready in steps:
+            for name, (args, ready) in self._components(bin_dir, ports).items():
                 self._spawn(name, args)
                 self._wait(name, ready, deadline)
                 _say(log, f"{name} ready ({time.monotonic() - start:.1f}s)")
@@ -147,6 +139,16 @@ class Lab:
             tails = self.all_log_tails()
             self.down(quiet=True)
             raise LabError(f"lab failed to start: {exc}\n{tails}") from exc
+
+    def _components(self, bin_dir: Path, ports: dict) -> dict:
+        """name: (command line, readiness check), in start order."""
+        return {
+            "etcd": (self._etcd_args(bin_dir, ports), lambda: _http_ok(f"http://127.0.0.1:{ports['etcd']}/readyz")),
+            "kube-apiserver": (self._apiserver_args(bin_dir, ports), self._apiserver_ready),
+            "kube-controller-manager": (self._kcm_args(bin_dir, ports), lambda: _https_ok(ports["controller_manager"])),
+            "kube-scheduler": (self._scheduler_args(bin_dir, ports), lambda: _https_ok(ports["scheduler"])),
+            "kwok": (self._kwok_args(bin_dir), lambda: True),  # `up` then waits for the nodes
+        }
 
     def _write_config(self, ports: dict) -> None:
         pki.create(self.pki, CLIENTS)
@@ -184,7 +186,10 @@ class Lab:
                 f"--audit-policy-file={self.dir}/audit-policy.json", f"--audit-log-path={self.audit_log}",
                 # blocking: the event is written before the response is sent, so a test sees its writes at once.
                 "--audit-log-mode=blocking", "--audit-log-format=json",
-                "--audit-log-maxsize=4096", "--v=1"]  # no rotation: the audit helper works with offsets
+                "--audit-log-maxsize=4096",  # no rotation: the audit helper works with offsets
+                # On SIGTERM, end the open watches (else the HTTP server waits for them up to 60 s,
+                # and `down`/`restart` end in SIGKILL after 15 s).
+                "--shutdown-watch-termination-grace-period=2s", "--v=1"]
 
     def _component_common(self, kcfg: str, port: int) -> list[str]:
         kc = f"{self.dir}/{kcfg}.kubeconfig"
@@ -263,16 +268,81 @@ class Lab:
     def down(self, quiet: bool = False, log=None) -> None:
         """Stop every recorded process (reverse order) by PID; TERM, then KILL after 15 s."""
         for name in reversed(COMPONENTS):
-            proc = self._procs.pop(name, None)
-            pid = proc.pid if proc and proc.poll() is None else self.pid(name)
-            if pid:
-                _stop(pid)
-                if proc:
-                    proc.wait()
-                if not quiet:
-                    _say(log, f"stopped {name} (pid {pid})")
-            (self.pids / f"{name}.pid").unlink(missing_ok=True)
+            pid = self.stop_component(name)
+            if pid and not quiet:
+                _say(log, f"stopped {name} (pid {pid})")
         shutil.rmtree(self.dir / "etcd", ignore_errors=True)
+
+    # ---- one component (fault injection) ----
+    def stop_component(self, name: str, sig: int = signal.SIGTERM, timeout: float = 15) -> int | None:
+        """Stop one component by its recorded PID (sig, then SIGKILL after timeout); return that PID, or
+        None if it was not running. Its state (etcd data, audit log, certificates) stays."""
+        proc = self._procs.pop(name, None)
+        pid = proc.pid if proc and proc.poll() is None else self.pid(name)
+        if pid:
+            _stop(pid, timeout, sig)
+            if proc:
+                proc.wait()
+        (self.pids / f"{name}.pid").unlink(missing_ok=True)
+        return pid
+
+    def start_component(self, name: str, timeout: float = 60) -> None:
+        """Start a stopped component again with the command line, ports and certificates `up` gave it
+        (logs appended), and wait until it is ready (kwok: until the nodes are Ready)."""
+        state = self.state()
+        if not state:
+            raise LabError(f"no lab state in {self.dir}; run `lab.py up` first")
+        if self.pid(name):
+            raise LabError(f"{name} is already running (pid {self.pid(name)})")
+        args, ready = self._components(Path(state["bin_dir"]), state["ports"])[name]
+        if name == "kwok":
+            # A new kwok manages a node only once it holds the node's lease, and the stopped one's lease
+            # would block it for its whole 40 s: hand the nodes over by deleting those leases.
+            api = self.api()
+            for node in NODES:
+                api.request("DELETE", f"/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/{node}")
+            ready = (lambda: self._nodes_ready(api))
+        deadline = time.monotonic() + timeout
+        while True:
+            log_at = (self.logs / f"{name}.log").stat().st_size if (self.logs / f"{name}.log").exists() else 0
+            self._spawn(name, args)
+            try:
+                self._wait(name, ready, deadline)
+                return
+            except LabError as exc:
+                with open(self.logs / f"{name}.log", "rb") as f:
+                    f.seek(log_at)
+                    new_log = f.read().decode(errors="replace")
+                # Its port may have been taken while it was down (as the local port of a connection).
+                if "address already in use" in new_log and time.monotonic() + 1 < deadline:
+                    self.stop_component(name)
+                    time.sleep(0.5)
+                    continue
+                self.stop_component(name)
+                raise LabError(f"{name} did not start again: {exc}\n{new_log[-3000:]}") from exc
+
+    def restart(self, name: str = "kube-apiserver", down_seconds: float = 0.0, sig: int = signal.SIGTERM,
+                timeout: float = 60, restart_controllers: bool = False) -> float:
+        """Stop a running component by its PID (sig: SIGTERM, or SIGKILL for a crash), keep it down for
+        down_seconds, start it again as `up` did and wait until it is ready (the apiserver: /readyz).
+        Return the seconds from the signal until ready again.
+
+        restart_controllers (apiserver only): then also restart the controller-manager, the scheduler
+        and kwok, whose client-go backoff otherwise grows with each outage (see README)."""
+        if name not in COMPONENTS:
+            raise LabError(f"unknown component {name!r}; one of {', '.join(COMPONENTS)}")
+        if not self.pid(name):
+            raise LabError(f"{name} is not running")
+        start = time.monotonic()
+        self.stop_component(name, sig=sig)
+        time.sleep(down_seconds)
+        self.start_component(name, timeout=timeout)
+        took = time.monotonic() - start
+        if restart_controllers and name == "kube-apiserver":
+            for other in ("kube-controller-manager", "kube-scheduler", "kwok"):
+                self.stop_component(other)
+                self.start_component(other, timeout=timeout)
+        return took
 
     def status(self) -> dict[str, str]:
         ports = self.state().get("ports", {})
@@ -356,9 +426,9 @@ def _node(name: str) -> dict:
             "status": {"allocatable": res, "capacity": res}}
 
 
-def _stop(pid: int, timeout: float = 15) -> None:
+def _stop(pid: int, timeout: float = 15, sig: int = signal.SIGTERM) -> None:
     try:
-        os.kill(pid, signal.SIGTERM)
+        os.kill(pid, sig)
     except ProcessLookupError:
         return
     end = time.monotonic() + timeout
