@@ -114,6 +114,12 @@ class Stacks:
         events = self._call("list", "the events of stack " + stack["stack_name"], "get", url)["events"]
         return events[0]["id"] if events else None
 
+    def resource_status(self, stack, resource):
+        """``<ACTION>_<STATUS>`` of one top-level resource (``INIT_COMPLETE`` before Heat starts creating it)."""
+        url = "{0}/resources/{1}".format(self.path(stack), resource)
+        found = self._call("read", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "get", url).get("resource") or {}
+        return found.get("resource_status") or "INIT_COMPLETE"
+
     def resource_metadata(self, stack, resource):
         url = "{0}/resources/{1}/metadata".format(self.path(stack), resource)
         return self._call("read", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "get", url).get("metadata") or {}
@@ -170,13 +176,13 @@ class Stacks:
         return datetime.datetime.now(datetime.timezone.utc)
 
     def retrying(self, seconds, what, call):
-        """``call()`` until it does not raise VimError, for up to ``seconds``."""
+        """``call()`` until it returns true without raising VimError, for up to ``seconds``."""
         deadline = self._deadline(seconds)
         failure = []
 
         def attempt():
             try:
-                return call() or True
+                return call()
             except VimError as error:
                 failure[:] = [error]
                 return False

@@ -28,7 +28,7 @@ import datetime
 import hashlib
 import json
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 
 RECORD_RESOURCE = "vnflcm_record"
@@ -36,10 +36,11 @@ RECORD_TYPE = "OS::Heat::WaitConditionHandle"
 SIGNAL_ID = "record"
 TAG = "vnflcm"
 STACK_PREFIX = "vnf-"
-# Signals are handled asynchronously by the engine: how often to look for a write to show.
-READ_BACK_ATTEMPTS = 20
-# A stack being created accepts the signal once its record resource exists: how long to try.
-FIRST_SIGNAL_SECONDS = 60
+# Signals are handled asynchronously by the engine: how often to look for a write to show (every 0.25 s)
+# before signalling again, and for how long in all (a stack being created takes its signals once the
+# record resource exists).
+READ_BACK_ATTEMPTS = 12
+SIGNAL_SECONDS = 90
 # A stack of ours still creating without a record after this long lost its runner (the record comes within seconds).
 ORPHAN_AFTER_SECONDS = 300
 
@@ -148,18 +149,32 @@ class HeatRecordStore(RecordStore):
         state = op_occs[0]["operationState"] if op_occs else instance.get("instantiationState")
         details = {"id": SIGNAL_ID, "status": "SUCCESS", "data": encode(instance, op_occs, version),
                    "reason": "vnflcm record v{0} {1}".format(version, state)}
+        what = "the record of VNF instance {0}".format(instance["id"])
         if version == 1:
-            # A stack still being created accepts signals once its record resource exists.
-            self.stacks.retrying(FIRST_SIGNAL_SECONDS, "the record resource of stack {0} to accept a signal".format(self.stack["stack_name"]),
-                                 lambda: self.stacks.signal(self.stack, RECORD_RESOURCE, details))
-        else:
+            # Into a stack being created: a signal that meets the record resource while Heat creates it can stall
+            # the whole create (convergence), so the first one waits until that resource is complete.
+            self.stacks.retrying(SIGNAL_SECONDS, "resource {0} of stack {1} to be created".format(RECORD_RESOURCE, self.stack["stack_name"]),
+                                 self._record_resource_ready)
+
+        def signalled():
+            # Heat answers a signal before its engine handles it, and the engine drops a signal to a record
+            # resource that a stack being created has not made yet: send again until the record shows.
             self.stacks.signal(self.stack, RECORD_RESOURCE, details)
-        for _attempt in range(READ_BACK_ATTEMPTS):
-            written = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
-            if written and written[2] >= version:
-                return
-            self.stacks.pause()
-        raise VimError("save", "the record of VNF instance {0}".format(instance["id"]), "Heat did not store the signal of {0}".format(RECORD_RESOURCE))
+            for _attempt in range(READ_BACK_ATTEMPTS):
+                written = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
+                if written and written[2] >= version:
+                    return True
+                self.stacks.pause()
+            return False
+
+        self.stacks.retrying(SIGNAL_SECONDS, "Heat to store {0}".format(what), signalled)
+
+    def _record_resource_ready(self):
+        status = self.stacks.resource_status(self.stack, RECORD_RESOURCE)
+        if status.endswith("_FAILED"):
+            raise ConflictError("save", "the record of stack {0}".format(self.stack["stack_name"]),
+                                "its resource {0} is {1}".format(RECORD_RESOURCE, status))
+        return status.endswith("_COMPLETE") and not status.startswith(("INIT", "DELETE"))
 
     def delete(self, instance, version):
         """The record goes with its stack: the driver deletes the stack; nothing else to remove."""

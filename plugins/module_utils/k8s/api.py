@@ -160,7 +160,9 @@ class KubeApi:
                     live = self._already_written(path if method == "PUT" else path + "/" + body["metadata"]["name"], body)
                     if live is not None:
                         return live
-                delay = next(delays, None) if error.status in TRANSIENT_STATUS else None
+                # Right after an outage an apiserver may answer 401/403 until its authorizers have loaded again.
+                transient = error.status in TRANSIENT_STATUS or (retried and error.status in (401, 403))
+                delay = next(delays, None) if transient else None
                 if delay is None:
                     raise api_error(action, what, error) from error
             except transport_errors() as error:

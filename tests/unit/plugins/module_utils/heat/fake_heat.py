@@ -53,6 +53,9 @@ class FakeStacks:
         self.previews += 1
         return {"resources": []}
 
+    def resource_status(self, stack, resource):
+        return "CREATE_COMPLETE"
+
     def retrying(self, seconds, what, call):
         return call()
 
