@@ -87,12 +87,21 @@ lab-status: venv  ## show what runs
 	-$(K8S_LAB) status
 	-$(OS_LAB) status
 
-# Two runs, so that the OpenStack tests meant for tier 1 (stub resources) get a tier-1 lab and the
-# tier2 ones a tier-2 lab; each run starts what it needs unless a lab is already up.
+# The Kubernetes tests and the OpenStack ones use different labs: they run side by side. The OpenStack
+# tests run twice, so that those meant for tier 1 (stub resources) get a tier-1 lab and the tier2 ones
+# a tier-2 lab; each run starts what it needs unless a lab is already up. The Kubernetes run's output
+# is shown when both are done.
 PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs
+K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(shell echo $(CURDIR) | sha256sum | cut -c1-12).log
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
-	$(PYTEST) -m "not tier2" tests/integration
-	$(PYTEST) -m tier2 tests/integration/openstack
+	@set +e; start=$$(date +%s); \
+	$(PYTEST) tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
+	$(PYTEST) -m "not tier2" tests/integration/openstack; tier1=$$?; \
+	$(PYTEST) -m tier2 tests/integration/openstack; tier2=$$?; \
+	wait $$k8s; k8s_rc=$$?; \
+	echo "---- tests/integration/k8s (ran side by side with the OpenStack tests) ----"; cat $(K8S_LOG); \
+	echo "integration: kubernetes rc=$$k8s_rc, openstack tier 1 rc=$$tier1, tier 2 rc=$$tier2, $$(( $$(date +%s) - start )) s"; \
+	test $$k8s_rc = 0 -a $$tier1 = 0 -a $$tier2 = 0
 
 # ---------------------------------------------------------------------------------------------
 # The README's two commands.

@@ -65,7 +65,12 @@ vnf_instances:
   type: list
   elements: dict
 vnf_lcm_op_occs:
-  description: Their recent VnfLcmOpOcc documents, newest first per instance.
+  description:
+    - Their recent VnfLcmOpOcc documents, newest first per instance.
+    - "A C(PROCESSING) or C(ROLLING_BACK) one has C(lease) (not a SOL003 attribute): the run that holds it (C(runId),
+      C(host), C(pid), C(startedAt)), until when (C(expiresAt), renewed while it works), and C(status): V(live),
+      V(expired), or V(runner gone) (its process has exited on this machine), with C(statusReason). An op occ whose
+      runner is gone is taken over by the next call (see M(nfv.vnflcm.vnf_lcm_op_occ))."
   returned: always
   type: list
   elements: dict

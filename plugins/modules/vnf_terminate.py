@@ -17,6 +17,11 @@ description:
     When that includes the VNF's namespace, the instance record goes with it."
   - The record stays, NOT_INSTANTIATED, otherwise. A re-run changes nothing, also when the
     instance (or its namespace) is gone; RV(vnf_instance) is then null.
+  - "While an operation of the instance is unfinished (C(PROCESSING), C(ROLLING_BACK) or C(FAILED_TEMP)), terminate
+    is refused with what to do: retry, roll back or fail it with M(nfv.vnflcm.vnf_lcm_op_occ) (one whose runner is
+    gone is recorded C(FAILED_TEMP) on the way). Kubernetes: after an instantiate that was failed (C(fail), not
+    rolled back), the instance is NOT_INSTANTIATED but its record lists what that instantiate may have created;
+    terminate deletes those of them that carry the instance's label."
   - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
     C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
     C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));

@@ -34,18 +34,33 @@ def tacker_packages():
     return fixtures_dir()
 
 
+class RunningTask:
+    """A task started by ``ansible_task(..., background=True)``: ``wait()`` gives its registered result."""
+
+    def __init__(self, process, out):
+        self.process = process
+        self.out = out
+
+    def wait(self, timeout=600):
+        stdout, stderr = self.process.communicate(timeout=timeout)
+        if not self.out.exists():
+            pytest.fail("ansible-playbook did not run the task:\n{0}\n{1}".format(stdout[-3000:], stderr[-3000:]))
+        return json.loads(self.out.read_text())
+
+
 @pytest.fixture
 def ansible_task(tmp_path):
     """``ansible_task(module, args, check=False, diff=False)`` -> the task's registered result.
 
     The task runs in a real playbook against the staged collection (ANSIBLE_COLLECTIONS_PATH,
     as `make integration` sets it); a failed task returns its result with ``failed: true``.
+    ``background=True`` returns a RunningTask at once (for tests that interrupt the module).
     """
     if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
         pytest.fail("ANSIBLE_COLLECTIONS_PATH is not set: run the integration tests with `make integration`")
     counter = [0]
 
-    def run(module, args, check=False, diff=False):
+    def run(module, args, check=False, diff=False, background=False):
         counter[0] += 1
         out = tmp_path / "result-{0}.json".format(counter[0])
         playbook = tmp_path / "task-{0}.yml".format(counter[0])
@@ -55,10 +70,37 @@ def ansible_task(tmp_path):
         playbook.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [task, save]}]))
         env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                    ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+        process = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        running = RunningTask(process, out)
+        return running if background else running.wait(timeout=3600)
+
+    return run
+
+
+@pytest.fixture
+def ansible_play(tmp_path):
+    """``ansible_play([(name, module, args), ...])`` -> ``{name: registered result}``: many tasks in one playbook run.
+
+    For corpora of cases that each must fail cleanly: one ansible-playbook start for all of them.
+    """
+    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
+        pytest.fail("ANSIBLE_COLLECTIONS_PATH is not set: run the integration tests with `make integration`")
+
+    def run(cases):
+        out = tmp_path / "results.json"
+        tasks = [{"name": name, "nfv.vnflcm." + module: args, "register": "result_{0}".format(index), "ignore_errors": True}
+                 for index, (name, module, args) in enumerate(cases)]
+        pairs = ", ".join("{0!r}: result_{1}".format(name, index) for index, (name, _module, _args) in enumerate(cases))
+        tasks.append({"name": "save the results", "ansible.builtin.copy": {"content": "{{ {" + pairs + "} | to_json }}", "dest": str(out)}})
+        playbook = tmp_path / "play.yml"
+        playbook.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": tasks}]))
+        env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
+                   ANSIBLE_PYTHON_INTERPRETER=sys.executable)
         done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
                               capture_output=True, text=True, env=env, check=False)
         if not out.exists():
-            pytest.fail("ansible-playbook did not run the task:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))
+            pytest.fail("ansible-playbook did not run the tasks:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))
         return json.loads(out.read_text())
 
     return run

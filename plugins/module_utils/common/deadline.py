@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
@@ -29,3 +31,25 @@ class Deadline:
             if self._clock() >= self._end:
                 raise OperationTimeout(what, self.seconds, result)
             self._sleeper(min(self.sleep, max(0.0, self._end - self._clock())))
+
+
+# How long a VIM call made by this thread may keep retrying transient failures. A call made for the
+# lease must end before the lease does, whatever the clients' own retry budget.
+_budget = threading.local()
+
+
+@contextlib.contextmanager
+def retry_budget(seconds, clock=time.monotonic):
+    """Within the block, this thread's VIM calls retry transient failures for ``seconds`` at most."""
+    previous = getattr(_budget, "end", None)
+    _budget.end = clock() + max(0.0, seconds)
+    try:
+        yield
+    finally:
+        _budget.end = previous
+
+
+def retry_seconds(default, clock=time.monotonic):
+    """``default``, or less when a :func:`retry_budget` of this thread ends sooner."""
+    end = getattr(_budget, "end", None)
+    return default if end is None else max(0.0, min(default, end - clock()))

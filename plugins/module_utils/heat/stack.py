@@ -22,7 +22,7 @@ import json
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline, retry_seconds
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 
@@ -58,7 +58,7 @@ class Stacks:
         """One REST call; a repeatable one (GETs by default) is retried on transient failures."""
         activity.note(action, what)
         repeatable = method == "get" if repeatable is None else repeatable
-        delay, end = 0.25, self._clock() + (RETRY_SECONDS if repeatable else 0)
+        delay, end = 0.25, self._clock() + (retry_seconds(RETRY_SECONDS) if repeatable else 0)
         while True:
             try:
                 with sdk_errors(action, what):
@@ -219,6 +219,14 @@ class Stacks:
             return None
 
         return self._deadline(timeout).poll(finished, "stack {0} to {1}".format(stack["stack_name"], action.lower()))
+
+    def wait_settled(self, stack, timeout):
+        """Until the stack is in no ``*_IN_PROGRESS`` state (one GET when it is not); returns the stack."""
+        def settled():
+            current = self.get(stack)
+            return None if current["stack_status"].endswith("_IN_PROGRESS") else current
+
+        return self._deadline(timeout).poll(settled, "the operation in progress on stack {0} to end".format(stack["stack_name"]))
 
     def wait_deleted(self, stack, timeout):
         """Until the stack has left the list (its name stays reserved until then); VimError on DELETE_FAILED."""

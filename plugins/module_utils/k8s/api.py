@@ -20,6 +20,7 @@ import json
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import retry_seconds
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 
 try:
@@ -145,7 +146,7 @@ class KubeApi:
         if body is not None:
             headers["Content-Type"] = content_type or "application/json"
         query = list(query or []) + (DRY_RUN if dry_run else [])
-        delays = backoff(self._retry_seconds)
+        delays = backoff(retry_seconds(self._retry_seconds))
         retried = False
         while True:
             try:

@@ -341,13 +341,18 @@ def restart_action(kind, workload):
     return ACTIONS[kind]
 
 
-def restart_entry(key, deployed, live, reasons, hash_value, pods_by_owner):
-    """A plan entry for a workload with reasons: its action and what the action sends."""
+def restart_entry(key, deployed, live, reasons, hash_value, pods_by_owner, new=None):
+    """A plan entry for a workload with reasons: its action and what the action sends.
+
+    A bare Pod is created again from its ``deployed`` manifest with every image of the ``new`` one, whatever
+    the live pod runs: after an interrupted update it may already run them (then only config is a reason).
+    """
     kind, name = key
     action = restart_action(kind, live or deployed)
     entry = {"kind": kind, "name": name, "action": action, "reasons": reasons, "config_hash": hash_value}
     if kind == "Pod":
-        entry["pod"] = recreated_pod(deployed, live, reasons, hash_value)
+        images = image_reasons(pod_spec_of(deployed), pod_spec_of(new)) if new is not None else []
+        entry["pod"] = recreated_pod(deployed, live, images + reasons, hash_value)
         return entry
     if kind == "Job":
         entry["note"] = JOB_NOTE  # a Job's pod template is immutable: there is nothing to patch
@@ -501,7 +506,8 @@ def plan_container_update(old_manifests, new_manifests, live_objects=None, confi
         if not reasons:
             plan["untouched"].append({"kind": key[0], "name": key[1]})
             continue
-        entry = restart_entry(key, old_workloads[key], live.get(key), reasons, config_hash(references[key], contents), pods_by_owner)
+        entry = restart_entry(key, old_workloads[key], live.get(key), reasons, config_hash(references[key], contents), pods_by_owner,
+                              new_workloads[key])
         plan[plan_section(entry["action"])].append(entry)
         if (deployed[key].get("spec") or {}).get("paused"):
             plan["warnings"].append("{0} {1} is paused: its pods change only when it is resumed".format(*key))

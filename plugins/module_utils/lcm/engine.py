@@ -147,7 +147,7 @@ def record_failure(keeper, operation, current, others, progress, error, now):
     """
     if keeper.lost:
         return lease.LeaseLost("go on with", "{0} of VNF instance {1}".format(operation.name, operation.instance["id"]),
-                               "this run stopped: {0}".format(keeper.lost))
+                               "this run stopped, recording nothing more: {0}".format(keeper.lost))
     failure = as_collection_error(error, operation)
     failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, failure.msg))
     failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))

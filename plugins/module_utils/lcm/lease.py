@@ -21,6 +21,7 @@ import socket
 import threading
 import uuid
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import retry_budget
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
@@ -182,14 +183,21 @@ class LeaseKeeper:
         """Write the record; a running op occ keeps its lease."""
         with self._lock:
             if self.lost:
-                raise LeaseLost("write", "the record of VNF instance {0}".format(instance.get("id")), self.lost)
+                raise LeaseLost("write", "the record of VNF instance {0}".format(instance.get("id")), "this run stopped: " + self.lost)
             current, head = self.op_occ, history[0]
             if head.get("operationState") not in RUNNING:
                 head = {key: value for key, value in head.items() if key != LEASE}
             elif LEASE not in head and current is not None and LEASE in current:
                 head = dict(head, lease=current[LEASE])
             history = [head] + list(history[1:])
-            self.version = self.store.save(instance, history, self.version)
+            try:
+                self.version = self.store.save(instance, history, self.version)
+            except ConflictError as error:
+                if self._history is None:
+                    raise  # the first write: another operation started first
+                # Another run wrote the record since this one did: it took the operation over.
+                self.lost = "another run wrote the record meanwhile (it took the operation over): {0}".format(error.reason)
+                raise LeaseLost("write", "the record of VNF instance {0}".format(instance.get("id")), "this run stopped: " + self.lost)
             self._instance, self._history = instance, history
             return self.version
 
@@ -219,15 +227,18 @@ class LeaseKeeper:
         """One renewal; True when the lease is lost (the loop ends)."""
         now = self.now()
         lease = self.op_occ[LEASE]
+        left = (parse_timestamp(lease["expiresAt"]) - _aware(now)).total_seconds()
         try:
-            self.save(self._instance, [dict(self.op_occ, lease=renewed(lease, now))] + self._history[1:])
+            # A renewal that comes after the expiry is worth nothing: its VIM calls stop retrying before.
+            with retry_budget(left - 1):
+                self.save(self._instance, [dict(self.op_occ, lease=renewed(lease, now))] + self._history[1:])
             self.renewals += 1
             return False
-        except ConflictError as error:
-            self.lost = "another run wrote the record meanwhile (it took the operation over): {0}".format(error.reason)
+        except LeaseLost:
+            pass
         except Exception as error:  # noqa: B902 - a failed renewal is retried until the lease runs out
             # Worth another try only if the next one still comes before the lease runs out.
-            if _aware(now) + datetime.timedelta(seconds=renewal_interval(self.seconds)) < parse_timestamp(lease["expiresAt"]):
+            if _aware(self.now()) + datetime.timedelta(seconds=renewal_interval(self.seconds)) < parse_timestamp(lease["expiresAt"]):
                 return False
             self.lost = "its lease could not be renewed before it expired: {0}".format(error)
         self.interrupt(self.lost)

@@ -324,8 +324,10 @@ def located_stack(instance):
 def update_stack(vim, stack, template, nfv, waits, progress, files=None):
     """PATCH the stack (template, files and nfv; what is not sent keeps its value) and follow its events.
 
-    A template sent without ``files`` keeps the stack's nested templates.
+    A template sent without ``files`` keeps the stack's nested templates. An update that an interrupted run
+    sent may still be in progress: it is let end first, or its end would be taken for this one's.
     """
+    vim.stacks.wait_settled(stack, waits.timeout)
     marker = vim.stacks.last_event_id(stack)
     if template is not None and files is None:
         files = vim.stacks.files(stack)

@@ -171,7 +171,7 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
             change.update({key: value for key, value in private_state(instance).get(CHANGE, {}).items() if key in ("updated", "coordinated")})
         # Recorded before the first update: should this process die, retry and rollback know where it started.
         progress.checkpoint(with_change(without_change(instance), change))
-        last = roll(vim, stack, current, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
+        last = roll(vim, stack, previous, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
         result = refreshed(vim, changed_instance(instance, job), stack, job["private"], last["nfv"])
         old_info, new_info = instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"]
         whole = stack_plan(previous, last)
@@ -184,21 +184,26 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
     return Operation(OPERATION, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff)
 
 
-def roll(vim, stack, current, desired, instance_id, job, hook, waits, progress, change, rollback):
-    """Move the VNFCs of the job's VDUs to their form in ``desired``, one stack PATCH each, the hook after each.
+def roll(vim, stack, base, desired, instance_id, job, hook, waits, progress, change, rollback):
+    """Move the VNFCs of the job's VDUs from their form in ``base`` to the one in ``desired``, one stack PATCH each,
+    the hook after each.
 
     Rollback goes through the VDUs in reverse order.
     ``change["updated"]`` / ``["coordinated"]`` say which VNFCs were PATCHed and which passed the hook in
-    this op occ, so a retry runs the hook of a VNFC whose PATCH went through but whose hook failed.
+    this op occ, so a retry runs the hook of a VNFC whose PATCH went through but whose hook failed. A retry
+    counts its steps from the stack the op occ began with (``base``) and sends again the step of every VNFC not
+    recorded as updated: Heat may hold its template while its update was cut off or failed.
     Returns the stack as it was left.
     """
     vdu_ids = vdu_ids_of(job)[::-1] if rollback else vdu_ids_of(job)
-    steps = {step["vnfc"]: step for step in change_pkg.rolling_steps(current, desired, vdu_ids)}
+    steps = {step["vnfc"]: step for step in change_pkg.rolling_steps(base, desired, vdu_ids)}
     done = progress.setdefault("steps", [])
-    last = current
-    for name in change_pkg.vnfc_order(current, desired, vdu_ids):
+    last = base
+    for name in change_pkg.vnfc_order(base, desired, vdu_ids):
         step = steps.get(name)
-        if step is not None:
+        if step is not None and name in change["updated"]:
+            last = step["stack"]
+        elif step is not None:
             update_stack(vim, stack, step["stack"]["template"], step["stack"]["nfv"], waits, progress, files=step["stack"]["files"])
             last = step["stack"]
             change["updated"].append(name)
@@ -256,8 +261,9 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
     def execute(progress):
         state = {"updated": [], "coordinated": []}
         last = roll(vim, stack, current, previous, instance["id"], job, hook, waits, progress, state, rollback=True)
-        if not stack_plan(last, previous)["is_noop"]:
-            # Whatever no VNFC step restored (a resource of no VNFC): the previous stack, exactly.
+        settled = vim.stacks.wait_settled(stack, waits.timeout)
+        if not stack_plan(last, previous)["is_noop"] or not settled["stack_status"].endswith("_COMPLETE"):
+            # Whatever no VNFC step restored (a resource of no VNFC), or a failed update left: the previous stack, exactly.
             update_stack(vim, stack, previous["template"], previous["nfv"], waits, progress, files=previous["files"])
         result = refreshed(vim, before, stack, private_state(before), previous["nfv"])
         progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], whole)

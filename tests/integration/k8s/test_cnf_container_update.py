@@ -14,6 +14,8 @@ import pytest
 from labk8s.audit import summarize
 from labk8s.cluster import ADMIN_USER
 
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import head, kill_runner, running_op_occ, wait_for
+
 DEF_DIR = "Files/kubernetes/"
 # The def files and their order as in the seed (cnf-update-with-mgmt-driver.rst).
 DEF_FILES = [DEF_DIR + name for name in (
@@ -227,7 +229,7 @@ def test_information_only_modification_merges_and_is_idempotent(ansible_task, cn
     assert k8s_audit.writes(start, user=ADMIN_USER) == []
 
 
-def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf, packages, k8s_namespace):
+def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf, packages, k8s_namespace, k8s_audit):
     ns = k8s_namespace
     lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
     # Scale in, with no time to wait: the replicas are patched, the op occ is FAILED_TEMP.
@@ -240,33 +242,40 @@ def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf
     assert len(pods_by_owner(kube, ns)[("Deployment", "vdu1-update")]) == 3
     assert {item["aspectId"]: item["scaleLevel"] for item in rolled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu1_aspect"] == 2
 
-    # Terminate, then an instantiate that fails half-way (the package's bare ReplicaSet is refused by a quota):
-    # its rollback deletes what it created; the instance stays, NOT_INSTANTIATED.
+    # Terminate, then an instantiate the API server refuses (a quota of no ReplicaSets, the package has one):
+    # found by the dry run, before anything is written.
     assert ansible_task("vnf_terminate", lcm)["changed"] is True
-    block_replicasets(kube, ns)
+    block(kube, ns, "no-replicasets", {"count/replicasets.apps": "0"})
     request = {"flavourId": "simple", "additionalParams": {"lcm-kubernetes-def-files": DEF_FILES, "namespace": ns}}
-    failed = ansible_task("vnf_instantiate", {"kubeconfig": cnf["kubeconfig"], "wait_timeout": 60, "package": packages["before"],
-                                              "vnf_instance_id": cnf["vnf_instance_id"], "vnf_instance_name": "modify_vnf_before", "request": request})
+    instantiate = {"kubeconfig": cnf["kubeconfig"], "wait_timeout": 10, "package": packages["before"],
+                   "vnf_instance_id": cnf["vnf_instance_id"], "vnf_instance_name": "modify_vnf_before", "request": request}
+    start = k8s_audit.mark()
+    refused = ansible_task("vnf_instantiate", instantiate)
+    assert refused["failed"] and "ReplicaSet vdu2-update (Files/kubernetes/replicaset.yaml)" in refused["msg"], refused["msg"]
+    assert "exceeded quota" in refused["msg"] and "vnf_lcm_op_occ" not in refused
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
+    # Without that quota but with room for the package's four bare Pods only (each passes the dry run on its own),
+    # the instantiate writes its objects, then fails (a pod over the quota, or the workloads' pods never come):
+    # its rollback needs no package (the record lists what it may have created) and leaves nothing.
+    kube.call("DELETE", "/api/v1/namespaces/{0}/resourcequotas/no-replicasets".format(ns))
+    block(kube, ns, "four-pods", {"pods": "4"})
+    failed = ansible_task("vnf_instantiate", instantiate)
     assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
-    assert "exceeded quota" in failed["msg"] and config_exists(kube, ns, "ConfigMap", "cm-data"), failed.get("msg")  # half done
-    no_package = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
-    assert no_package.get("failed") is True and "package" in no_package["msg"]
-    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback", package=packages["before"]))
+    assert config_exists(kube, ns, "ConfigMap", "cm-data"), failed.get("msg")
+    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
     assert rolled.get("failed") is not True, rolled.get("msg")
     assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
-    assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED" and "instantiatedVnfInfo" not in rolled["vnf_instance"]
     assert not exists_deployment(kube, ns) and pods_by_owner(kube, ns) == {}
     assert config_exists(kube, ns, "ConfigMap", "cm-data") is False
 
 
-def block_replicasets(kube, namespace):
-    """A quota of no ReplicaSets: creating the package's ReplicaSet fails, whatever the timing."""
+def block(kube, namespace, name, hard):
+    """A ResourceQuota, once its controller has taken it up (admission enforces it from then on)."""
     path = "/api/v1/namespaces/{0}/resourcequotas".format(namespace)
-    kube.call("POST", path, {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "no-replicasets"},
-                             "spec": {"hard": {"count/replicasets.apps": "0"}}})
-    # Admission enforces the quota once its controller has filled in the status.
+    kube.call("POST", path, {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": name}, "spec": {"hard": hard}})
     for _attempt in range(60):
-        if (kube.call("GET", path + "/no-replicasets").get("status") or {}).get("hard"):
+        if (kube.call("GET", path + "/" + name).get("status") or {}).get("hard"):
             return
         time.sleep(0.5)
     raise AssertionError("the ResourceQuota controller did not take up the quota")
@@ -278,3 +287,64 @@ def exists_deployment(kube, namespace):
 
 def config_exists(kube, namespace, kind, name):
     return kube.request("GET", "/api/v1/namespaces/{0}/{1}s/{2}".format(namespace, kind.lower(), name))[0] == 200
+
+
+def test_a_killed_update_is_rolled_back_exactly_or_retried_to_the_end(ansible_task, kube, cnf, packages, k8s_namespace):
+    """The module process is killed once the update has written (the ConfigMap has its new content), before it has
+    restarted the pods (that takes seconds: pods deleted and gone, rollouts waited for)."""
+    ns = k8s_namespace
+    before = pods_by_owner(kube, ns)
+    cm_before = config(kube, ns, "ConfigMap", "cm-data")["data"]
+    secret_before = decoded(config(kube, ns, "Secret", "secret-data"))
+    args = dict(cnf, package=packages["after"], request=MODIFY_REQUEST)
+    lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
+
+    def killed_mid_update(previous=None):
+        task = ansible_task("vnf_modify", args, background=True)
+        occ = running_op_occ(kube, ns, also=lambda: config(kube, ns, "ConfigMap", "cm-data")["data"] != cm_before
+                             and head(kube, ns)["id"] != previous)
+        kill_runner(occ)
+        task.wait()
+        return occ
+
+    first = killed_mid_update()
+    rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["id"] == first["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert config(kube, ns, "ConfigMap", "cm-data")["data"] == cm_before
+    assert decoded(config(kube, ns, "Secret", "secret-data")) == secret_before
+    wait_for(lambda: rollouts_done(kube, ns), "the rollbacks' rollouts", timeout=60, sleep=0.5)
+    restored = pods_by_owner(kube, ns)
+    for key in RESTARTED:
+        assert {tuple(images) for _uid, images in restored[key].values()} == {tuple(images) for _uid, images in before[key].values()}, key
+    for key in UNTOUCHED:
+        assert restored[key] == before[key], key  # never restarted
+    assert rolled["vnf_instance"]["vnfdId"] == BEFORE_VNFD_ID
+
+    # Killed again; retried: it ends as an uninterrupted update does.
+    second = killed_mid_update(previous=first["id"])
+    retried = ansible_task("vnf_lcm_op_occ", dict(lcm, action="retry", package=packages["after"]))
+    assert retried.get("failed") is not True, retried.get("msg")
+    assert retried["vnf_lcm_op_occ"]["id"] == second["id"] and retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    after = pods_by_owner(kube, ns)
+    assert {images[0] for _uid, images in after[("Deployment", "vdu1-update")].values()} == {"cirros"}
+    for key in RESTARTED:
+        # Every pod that reads the new ConfigMap/Secret or runs a new image was started after the update wrote them.
+        assert not uids(after[key]) & uids(restored[key]), key
+    for key in UNTOUCHED:
+        assert after[key] == before[key], key
+    assert config(kube, ns, "ConfigMap", "cm-data")["data"] == {"cmKey1.txt": "configmap2 data2\nfoo2\nbar2"}
+    assert retried["vnf_instance"]["vnfdId"] == AFTER_VNFD_ID
+
+
+def rollouts_done(kube, namespace):
+    """Every Deployment and DaemonSet of the namespace has rolled out its current template."""
+    for kind in ("deployments", "daemonsets"):
+        for item in kube.call("GET", "/apis/apps/v1/namespaces/{0}/{1}".format(namespace, kind))["items"]:
+            status, generation = item.get("status") or {}, item["metadata"].get("generation")
+            if status.get("observedGeneration") != generation:
+                return False
+            wanted = status.get("desiredNumberScheduled", (item.get("spec") or {}).get("replicas"))
+            if status.get("updatedReplicas", status.get("updatedNumberScheduled")) != wanted:
+                return False
+    return True

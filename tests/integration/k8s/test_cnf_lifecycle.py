@@ -350,11 +350,14 @@ def test_a_missing_namespace_is_refused_in_the_plan(ansible_task, k8s_lab, multi
     assert listed["vnf_instances"] == [] and not listed.get("failed")
 
 
-def test_an_object_of_someone_else_is_never_taken_over(ansible_task, k8s_lab, kube, multi_ns, k8s_namespace):
+def test_an_object_of_someone_else_is_never_taken_over(ansible_task, k8s_lab, kube, multi_ns, k8s_namespace, k8s_audit):
     kube.call("POST", "/apis/apps/v1/namespaces/{0}/deployments".format(k8s_namespace), deployment("vdu2", k8s_namespace))
+    start = k8s_audit.mark()
     out = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "vnf_instance_name": "squatter",
                                            "request": request([NO_NS], k8s_namespace)})
-    assert out["failed"] and "Deployment" in out["msg"] and "does not belong to VNF instance" in out["msg"], out["msg"]
-    assert out["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    # Found by the server-side dry run, before the record or anything else is written.
+    assert out["failed"] and "Deployment vdu2 (Files/kubernetes/deployment_no_namespace.yaml)" in out["msg"], out["msg"]
+    assert "already exists and does not belong to VNF instance" in out["msg"] and "vnf_lcm_op_occ" not in out, out["msg"]
+    assert k8s_audit.writes(start, user=ADMIN_USER) == []
     live = kube.call("GET", deployment_path(k8s_namespace, "vdu2"))
     assert "vnflcm.nfv/instance-id" not in (live["metadata"].get("labels") or {})

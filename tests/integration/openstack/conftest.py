@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import NEW, OLD, repackaged
+
 REPO = Path(__file__).resolve().parents[3]
 LAB_PY = REPO / 'tools' / 'lab' / 'openstack' / 'lab.py'
 TEMPLATES = Path(__file__).resolve().parent / 'templates'
@@ -263,3 +265,24 @@ def lab(tier2_lab, admin_conn):
 @pytest.fixture
 def package(tacker_packages):
     return os.path.join(tacker_packages, "userdata_standard")
+
+
+@pytest.fixture(scope="module")
+def created(admin_conn):
+    """Stack names of the instances the tests create: deleted at the end (the project has a quota of 10 servers)."""
+    names = []
+    yield names
+    stacks = [stack for stack in admin_conn.orchestration.stacks() if stack.name in names]
+    for stack in stacks:
+        admin_conn.orchestration.delete_stack(stack)
+    for stack in stacks:
+        admin_conn.orchestration.wait_for_delete(stack, wait=600)
+
+
+@pytest.fixture(scope="module")
+def packages(tacker_packages, tmp_path_factory):
+    """The sample packages, with the change package under its own vnfdId (as an NFVO onboards it)."""
+    root = tmp_path_factory.mktemp("packages")
+    os.symlink(os.path.join(tacker_packages, OLD), root / OLD)
+    repackaged(os.path.join(tacker_packages, NEW), root / NEW)
+    return str(root)

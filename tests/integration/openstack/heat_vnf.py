@@ -8,9 +8,23 @@ Their fixtures (``lab``, ``package``) are in conftest.py.
 
 from __future__ import annotations
 
+import copy
+import json
+import os
 import re
+import shutil
+import uuid
+
+import yaml
 
 CLOUD = "nfvlab-admin"
+OLD = "userdata_standard"
+NEW = "userdata_standard_change_vnfpkg_nw"
+# The seed's scale-up case changes only VDU2's flavour: VDU2's volume keeps the image it has (the new
+# package names another one, which would re-create the volume and so the server).
+KEEP_VOLUME_IMAGE = {"VDU": {"VDU2-VirtualStorage-0": {"vcImageId": "VDU2-VirtualStorage-image"}}}
+
+
 
 
 def ip_config(subnet=None):
@@ -62,3 +76,79 @@ def stacks_named(conn, name):
 def instantiate(ansible_task, package, name, request, **extra):
     return ansible_task("vnf_instantiate", dict({"package": package, "vnf_instance_name": name, "request": request, "cloud": CLOUD,
                                                  "wait_timeout": 600}, **extra.pop("args", {})), **extra)
+
+
+# ---------------------------------------------------------------------------------------------
+# The change of VNF package (userdata_standard -> userdata_standard_change_vnfpkg_nw)
+
+def vnfd_id(path):
+    with open(os.path.join(path, "TOSCA-Metadata", "TOSCA.meta"), encoding="utf-8") as handle:
+        entry = [line.split(":", 1)[1].strip() for line in handle if line.startswith("Entry-Definitions")][0]
+    with open(os.path.join(path, entry), encoding="utf-8") as handle:
+        return yaml.safe_load(handle)["topology_template"]["node_templates"]["VNF"]["properties"]["descriptor_id"]
+
+
+def nw_request(packages, **extra):
+    """The issue's case: VDU1_CP1 moves to net1, the new package's VDU1_CP4 / VDU2_CP4 go on net0; VDU1 then VDU2."""
+    request = {
+        "vnfdId": vnfd_id(os.path.join(packages, NEW)),
+        "extVirtualLinks": [
+            {"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"VDU1_CP1_1": ip_config()}}]},
+            {"id": "ext-net0-cp4", "resourceId": "net0", "extCps": [
+                {"cpdId": "VDU1_CP4", "cpConfig": {"VDU1_CP4_1": ip_config()}},
+                {"cpdId": "VDU2_CP4", "cpConfig": {"VDU2_CP4_1": ip_config()}},
+            ]},
+        ],
+        "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": "VDU1"}, {"vdu_id": "VDU2"}],
+                             "nfv": copy.deepcopy(KEEP_VOLUME_IMAGE)},
+    }
+    request["additionalParams"].update(extra.pop("params", {}))
+    request.update(extra)
+    return request
+
+
+def change(ansible_task, package, name, request, **extra):
+    args = {"package": package, "vnf_instance_name": name, "request": request, "cloud": CLOUD, "wait_timeout": 600}
+    args.update(extra.pop("args", {}))
+    return ansible_task("vnf_change_pkg", args, **extra)
+
+
+def op_occ(ansible_task, name, action):
+    return ansible_task("vnf_lcm_op_occ", {"vnf_instance_name": name, "cloud": CLOUD, "action": action, "wait_timeout": 600})
+
+
+def info_of(result):
+    return result["vnf_instance"]["instantiatedVnfInfo"]
+
+
+def servers(info):
+    return {item["vduId"]: item["computeResource"]["resourceId"] for item in info["vnfcResourceInfo"]}
+
+
+def stack_of(admin_conn, info):
+    """Template, nfv and the nested templates the template uses, as Heat has them (a PATCH never removes a file)."""
+    stack = {"stack_name": info["metadata"]["stack_name"], "id": info["metadata"]["stack_id"]}
+    path = "/stacks/{0}/{1}".format(stack["stack_name"], stack["id"])
+    orchestration = admin_conn.orchestration
+    parameters = orchestration.get(path).json()["stack"]["parameters"]
+    template, files = orchestration.get(path + "/template").json(), orchestration.get(path + "/files").json()
+    used = {resource["type"] for resource in template["resources"].values() if resource["type"].endswith(".yaml")}
+    return {"template": template, "files": {name: files[name] for name in used},
+            "nfv": json.loads(parameters["nfv"]) if isinstance(parameters["nfv"], str) else parameters["nfv"]}
+
+
+def repackaged(source, path):
+    """A copy of the package at ``source`` with a vnfdId of its own (Tacker's samples share one), as a Path."""
+    shutil.copytree(source, path)
+    old_id, new_id = vnfd_id(source), str(uuid.uuid4())
+    for name in os.listdir(path / "Definitions"):
+        file = path / "Definitions" / name
+        file.write_text(file.read_text().replace(old_id, new_id))
+    return path
+
+
+def instantiated(ansible_task, created, packages, name):
+    result = instantiate(ansible_task, os.path.join(packages, OLD), name, REQUEST)
+    assert not result.get("failed"), result.get("msg")
+    created.append(info_of(result)["metadata"]["stack_name"])
+    return result

@@ -62,14 +62,17 @@ class AuditLog:
         return [json.loads(line) for line in data.splitlines() if line.strip()]
 
     def writes(self, start: int, *, user: str | None = None, namespace: str | None = None,
-               succeeded_only: bool = False, end: int | None = None) -> list[dict]:
+               succeeded_only: bool = False, end: int | None = None, dry_runs: bool = False) -> list[dict]:
         """Write calls (create/update/patch/delete/deletecollection) since start, optionally filtered.
 
-        Every attempted write counts (also denied or failed ones) unless succeeded_only is set.
+        Every attempted write counts (also denied or failed ones) unless succeeded_only is set. A
+        server-side dry run (``?dryRun=All``) stores nothing, so it is no write unless dry_runs is set.
         """
         out = []
         for ev in self.events(start, end):
             if ev.get("verb") not in WRITE_VERBS or ev.get("stage") != "ResponseComplete":
+                continue
+            if not dry_runs and is_dry_run(ev):
                 continue
             if user is not None and ev.get("user", {}).get("username") != user:
                 continue
@@ -80,6 +83,11 @@ class AuditLog:
                 continue
             out.append(ev)
         return out
+
+
+def is_dry_run(event: dict) -> bool:
+    query = event.get("requestURI", "").partition("?")[2]
+    return any(part.lower() == "dryrun=all" for part in query.split("&"))
 
 
 def summarize(events: list[dict]) -> list[tuple]:

@@ -53,6 +53,9 @@ class FakeStacks:
         self.previews += 1
         return {"resources": []}
 
+    def wait_settled(self, stack, timeout):
+        return self.stacks.get(stack["id"])
+
     def resource_status(self, stack, resource):
         return "CREATE_COMPLETE"
 

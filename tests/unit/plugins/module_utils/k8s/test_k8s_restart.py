@@ -509,3 +509,16 @@ def test_large_vnf_restarts_exactly_the_readers():
     assert restarted(plan) == expected
     assert len(plan["untouched"]) == 1000 - len(expected)
     print("planned 1000 workloads / 5000 pods in {0:.3f}s".format(seconds))
+
+
+def test_a_bare_pod_that_already_runs_the_new_image_is_recreated_with_it_for_a_config_change():
+    """After an interrupted update (or in its rollback), the live pod may run the new image already: the pod is
+    created again from its manifest with every image of the new one, not with the manifest's old image."""
+    env = [{"name": "A", "valueFrom": {"configMapKeyRef": {"name": "cm", "key": "a"}}}]
+    old = workload("Pod", "solo", container(env=env))
+    new = with_image(old, "v2")
+    live = as_live(new)
+    plan = plan_for([configmap("cm", a="1"), old], [configmap("cm", a="2"), new], [as_live(configmap("cm", a="1")), live])
+    entry = plan_by_name(plan)["solo"]
+    assert [reason["type"] for reason in entry["reasons"]] == ["config"]
+    assert [item["image"] for item in entry["pod"]["spec"]["containers"]] == ["v2"]

@@ -312,7 +312,7 @@ def test_a_run_that_lost_its_lease_stops_without_writing():
         progress._keeper.lost = "another run wrote the record meanwhile"
         raise KeyboardInterrupt()
 
-    with pytest.raises(LeaseLost, match="this run stopped: another run wrote the record meanwhile"):
+    with pytest.raises(LeaseLost, match="this run stopped, recording nothing more: another run wrote the record meanwhile"):
         run(operation(store, execute=execute), now=lambda: NOW)
     assert [head["operationState"] for head in store.heads] == ["PROCESSING"]
 
@@ -323,8 +323,11 @@ class LeasedStore(RecordStore):
     def __init__(self, fail_after=None):
         self.heads, self.instances = [], []
         self.fail_after = fail_after
+        self.fail_with = None
 
     def save(self, instance, op_occs, version):
+        if self.fail_with is not None:
+            raise self.fail_with
         if self.fail_after is not None and len(self.heads) >= self.fail_after:
             raise VimError("update", "Secret vnflcm-vnf-1", "the API server could not be reached")
         self.heads.append(op_occs[0])
@@ -333,3 +336,16 @@ class LeasedStore(RecordStore):
 
     def delete(self, instance, version):
         pass
+
+
+def test_a_run_whose_record_was_taken_over_stops_at_its_next_write():
+    store = LeasedStore()
+
+    def execute(progress):
+        store.fail_with = ConflictError("update", "Secret vnflcm-vnf-1", "the object has been modified")
+        progress.checkpoint({"id": "vnf-1"})
+
+    with pytest.raises(LeaseLost) as caught:
+        run(operation(store, execute=execute), now=lambda: NOW)
+    assert "this run stopped, recording nothing more: another run wrote the record meanwhile" in caught.value.msg
+    assert [head["operationState"] for head in store.heads] == ["PROCESSING"]

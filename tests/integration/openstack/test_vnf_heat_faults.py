@@ -1,0 +1,182 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Tier 2: operations on Heat that do not end normally. The module process is killed half-way through a
+change of VNF package (after its first VNFC) and during an instantiate; Heat's connection is cut while a
+scale waits. Each ends in a state vnf_lcm_op_occ recovers from: retry completes, rollback restores the
+stack exactly (template, nested files, nfv, server ids), and nothing is left in Nova after a rollback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+import uuid
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
+    CLOUD,
+    NEW,
+    OLD,
+    REQUEST,
+    change,
+    info_of,
+    instantiate,
+    instantiated,
+    nw_request,
+    op_occ,
+    servers,
+    stack_of,
+    stacks_named,
+)
+
+pytestmark = pytest.mark.tier2
+
+
+class Killed:
+    name = "vnf-kill-" + uuid.uuid4().hex[:6]
+    before = None
+
+
+def record_of(admin_conn, stack_name):
+    """``(instance, op_occs)`` as the stack's record resource holds it, or None."""
+    stack = admin_conn.orchestration.find_stack(stack_name)
+    if stack is None:
+        return None
+    response = admin_conn.orchestration.get("/stacks/{0}/{1}/resources/vnflcm_record/metadata".format(stack.name, stack.id))
+    entry = (response.json().get("metadata") or {}).get("record") if response.status_code == 200 else None
+    if not entry:
+        return None
+    data = json.loads(entry["data"])
+    return data["vnfInstance"], data["vnfLcmOpOccs"]
+
+
+def wait_for(condition, what, timeout=300, sleep=0.5):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out waiting for " + what
+        time.sleep(sleep)
+
+
+def kill_when(admin_conn, stack_name, done):
+    """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
+    def ready():
+        found = record_of(admin_conn, stack_name)
+        occ = found[1][0] if found and found[1] else None
+        return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
+
+    occ = wait_for(ready, "the op occ to reach the point of the kill")
+    os.kill(occ["lease"]["pid"], signal.SIGKILL)
+    return occ
+
+
+def first_vnfc_changed(instance):
+    change_data = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"].get("change") or {}
+    return len(change_data.get("updated") or []) >= 1
+
+
+def test_a_change_killed_after_its_first_vnfc_is_rolled_back_exactly(lab, admin_conn, ansible_task, packages, created):
+    Killed.before = instantiated(ansible_task, created, packages, Killed.name)
+    info = info_of(Killed.before)
+    stack_name = info["metadata"]["stack_name"]
+    stack_before = stack_of(admin_conn, info)
+    task = change(ansible_task, os.path.join(packages, NEW), Killed.name, nw_request(packages), background=True)
+    occ = kill_when(admin_conn, stack_name, first_vnfc_changed)
+    task.wait()
+    assert stack_of(admin_conn, info) != stack_before  # half changed
+    shown = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": Killed.name})["vnf_lcm_op_occs"][0]
+    assert shown["operationState"] == "PROCESSING" and shown["lease"]["status"] == "runner gone"
+
+    rolled = op_occ(ansible_task, Killed.name, "rollback")
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert stack_of(admin_conn, info) == stack_before
+    assert servers(info_of(rolled)) == servers(info)
+    assert rolled["vnf_instance"]["vnfdId"] == Killed.before["vnf_instance"]["vnfdId"]
+
+
+def test_a_change_killed_after_its_first_vnfc_is_retried_to_the_end(lab, admin_conn, ansible_task, packages):
+    info = info_of(Killed.before)
+    task = change(ansible_task, os.path.join(packages, NEW), Killed.name, nw_request(packages), background=True)
+    occ = kill_when(admin_conn, info["metadata"]["stack_name"], first_vnfc_changed)
+    task.wait()
+    retried = op_occ(ansible_task, Killed.name, "retry")
+    assert not retried.get("failed"), retried.get("msg")
+    assert retried["vnf_lcm_op_occ"]["id"] == occ["id"] and retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    after = info_of(retried)
+    assert servers(after) == servers(info)  # resized and rebuilt, never replaced
+    assert admin_conn.compute.get_server(servers(after)["VDU2"]).flavor["original_name"] == "m1.small"
+    assert retried["vnf_instance"]["vnfdId"] == nw_request(packages)["vnfdId"]
+    assert {cp["cpdId"] for cp in next(item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU2")["vnfcCpInfo"]} >= {"VDU2_CP4"}
+
+
+def test_heat_connections_cut_while_a_scale_waits_are_ridden_out(lab, admin_conn, ansible_task):
+    """The module reaches Heat through a proxy (a Keystone region of its own whose Heat endpoint is the proxy);
+    once the update is sent, every connection is reset again and again, and Heat is unreachable for 3 s."""
+    endpoint = admin_conn.orchestration.get_endpoint()
+    port = int(endpoint.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+    with TcpProxy("127.0.0.1", port) as proxy, region_via(admin_conn, "orchestration", port, proxy.port) as region:
+        stack_name = info_of(Killed.before)["metadata"]["stack_name"]
+        task = ansible_task("vnf_scale", {"cloud": CLOUD, "region_name": region, "vnf_instance_name": Killed.name, "wait_timeout": 600,
+                                          "request": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, background=True)
+        wait_for(lambda: admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS", "the scale's stack update", sleep=0.2)
+        for _round in range(5):
+            proxy.drop()
+            time.sleep(0.5)
+        proxy.refuse(3)
+        done = task.wait()
+        assert proxy.stats()["drops"] > 0
+    assert not done.get("failed"), done.get("msg")
+    assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert len([item for item in info_of(done)["vnfcResourceInfo"] if item["vduId"] == "VDU1"]) == 2
+
+
+@contextlib.contextmanager
+def region_via(admin_conn, service_type, port, proxy_port):
+    """A Keystone region with RegionOne's endpoints, ``service_type``'s sent to the proxy port: its name."""
+    identity = admin_conn.identity
+    region = identity.create_region(id="vnflcm-proxy-" + uuid.uuid4().hex[:6])
+    services = {service.id: service.type for service in identity.services()}
+    created = []
+    try:
+        for endpoint in identity.endpoints(region_id="RegionOne"):
+            url = endpoint.url
+            if services.get(endpoint.service_id) == service_type:
+                url = url.replace(":{0}/".format(port), ":{0}/".format(proxy_port))
+            created.append(identity.create_endpoint(service_id=endpoint.service_id, interface=endpoint.interface, url=url, region_id=region.id))
+        yield region.id
+    finally:
+        for endpoint in created:
+            identity.delete_endpoint(endpoint)
+        identity.delete_region(region)
+
+
+def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
+    name = "vnf-kill-inst-" + uuid.uuid4().hex[:6]
+    servers_before = {server.id for server in admin_conn.compute.servers()}
+    task = instantiate(ansible_task, os.path.join(packages, OLD), name, REQUEST, background=True)
+
+    def stack_recorded():
+        found = [stack for stack in admin_conn.orchestration.stacks() if stack.name.startswith("vnf-") and record_of(admin_conn, stack.name)
+                 and record_of(admin_conn, stack.name)[0].get("vnfInstanceName") == name]
+        return found[0].name if found else None
+
+    stack_name = wait_for(stack_recorded, "the record in the new stack", sleep=0.5)
+    created.append(stack_name)
+    occ = kill_when(admin_conn, stack_name, lambda instance: True)
+    task.wait()
+    rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert stacks_named(admin_conn, stack_name) == []
+    assert {server.id for server in admin_conn.compute.servers()} <= servers_before
+    again = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
+    assert again["vnf_instances"] == []
