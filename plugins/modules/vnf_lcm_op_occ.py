@@ -51,10 +51,10 @@ options:
     type: str
   force:
     description:
-      - Take over a C(PROCESSING) or C(ROLLING_BACK) op occ whose lease is still live (see O(lease_seconds)):
-        it is recorded C(FAILED_TEMP), and the run that held it stops at its next record write.
-      - Only for a run you know is gone (a hung job, a host that will not come back): two runs must never act on
-        one VNF at once.
+      - "Take over a C(PROCESSING) or C(ROLLING_BACK) op occ whose lease is still live (see O(lease_seconds)):
+        it is recorded C(FAILED_TEMP), and the run that held it stops at its next record write."
+      - "Only for a run you know is gone (a hung job, a host that will not come back): two runs must never act on
+        one VNF at once."
     type: bool
     default: false
   package:

@@ -27,7 +27,8 @@ try:
     from kubernetes.client.rest import ApiException
     from urllib3.exceptions import HTTPError as Urllib3Error
 except ImportError:  # handled by the module's requirement check
-    ApiException = Urllib3Error = None
+    ApiException = None
+    Urllib3Error = OSError
 
 # Connect and read timeouts of one request: a peer that vanished must not hang an operation.
 REQUEST_TIMEOUT = (10, 60)
@@ -37,9 +38,6 @@ TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
 DRY_RUN = [("dryRun", "All")]
 
 
-def transport_errors():
-    """What a lost connection raises below the kubernetes client (urllib3, ssl, sockets, http.client)."""
-    return tuple(error for error in (Urllib3Error, OSError, http.client.HTTPException) if error is not None)
 
 
 def backoff(seconds=RETRY_SECONDS, clock=time.monotonic):
@@ -166,7 +164,7 @@ class KubeApi:
                 delay = next(delays, None) if transient else None
                 if delay is None:
                     raise api_error(action, what, error) from error
-            except transport_errors() as error:
+            except (Urllib3Error, OSError, http.client.HTTPException) as error:  # a lost connection, below the kubernetes client
                 delay = next(delays, None)
                 if delay is None:
                     raise VimError(action, what, "the API server could not be reached ({0}): {1}".format(
@@ -180,7 +178,7 @@ class KubeApi:
             live = json.loads(self._client.call_api(path, "GET", header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
                                                     _preload_content=False, _return_http_data_only=True,
                                                     _request_timeout=REQUEST_TIMEOUT).data or b"null")
-        except (ApiException,) + transport_errors():
+        except (ApiException, Urllib3Error, OSError, http.client.HTTPException):
             return None
         return live if holds(live, body) else None
 

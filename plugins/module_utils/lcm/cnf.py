@@ -175,18 +175,20 @@ def dry_run_creates(api, records, instance_id, what=INSTANTIATE_VNF_REQUEST):
     are judged before anything is written. An object that exists must be this instance's (a retry)."""
     for record in records:
         try:
-            create_or_adopt(api, record["object"], instance_id, dry_run=True)
+            judged(what, record, create_or_adopt, api, record["object"], instance_id, dry_run=True)
         except ConflictError as error:
             raise ValidationError(what, record.get("file"), "{0}: {1}".format(describe(record), error.reason))
-        except VimError as error:
-            raise refused_by_api(what, record, error)
 
 
-def refused_by_api(what, record, error):
-    """The API server's refusal of a dry run, naming the object and its def file."""
-    refused = VimError("validate", what, "{0}: the Kubernetes API refuses it (server-side dry run): {1}".format(describe(record), error.reason))
-    refused.status = getattr(error, "status", None)
-    return refused
+def judged(what, record, write, *args, **kwargs):
+    """``write(*args, **kwargs)``, a dry-run write the API server judges without storing anything; its refusal names
+    the object (and def file) of ``record``."""
+    try:
+        return write(*args, **kwargs)
+    except VimError as error:
+        refused = VimError("validate", what, "{0}: the Kubernetes API refuses it (server-side dry run): {1}".format(describe(record), error.reason))
+        refused.status = getattr(error, "status", None)
+        raise refused from error
 
 
 def instantiation_summary(request, namespace):
@@ -345,10 +347,8 @@ def dry_run_replicas(api, targets, what):
     """The API server's verdict on each replicas patch of a scale."""
     for obj, count in targets:
         meta = obj["metadata"]
-        try:
-            api.patch(obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}}, dry_run=True)
-        except VimError as error:
-            raise refused_by_api(what, {"object": obj}, error)
+        judged(what, {"object": obj}, api.patch, obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}},
+               dry_run=True)
 
 
 def plan_scale_rollback(api, store, found, failed, waits=None):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import posixpath
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, load_manifests, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
@@ -35,9 +35,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
     INSTANTIATED,
     config_identity,
     create_or_adopt,
+    judged,
     recreate_pod,
     refresh_vnfcs,
-    refused_by_api,
     vdu_records_of,
     wait_recreated,
 )
@@ -176,21 +176,14 @@ def dry_run_update(api, instance, update):
     config = plan["configmaps_secrets"]
     live, new = update["live_config"], update["new_config"]
     for key in [(entry["kind"], entry["name"]) for entry in config["update"]]:
-        judged(new[key], api.replace, with_content(live[key], new[key]), dry_run=True)
+        judged(MODIFY_REQUEST, {"object": new[key]}, api.replace, with_content(live[key], new[key]), dry_run=True)
     for key in [(entry["kind"], entry["name"]) for entry in config["create"]]:
-        judged(new[key], create_or_adopt, api, label_object(new[key], instance_id), instance_id, dry_run=True)
+        judged(MODIFY_REQUEST, {"object": new[key]}, create_or_adopt, api, label_object(new[key], instance_id), instance_id, dry_run=True)
     for entry in plan["restart"] + plan["template_only"]:
         if entry["action"] != ACTION_RECREATE:
             workload = {"apiVersion": API_VERSIONS[entry["kind"]], "kind": entry["kind"], "metadata": {"name": entry["name"], "namespace": namespace}}
-            judged(workload, api.patch, workload["apiVersion"], entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC, dry_run=True)
-
-
-def judged(obj, write, *args, **kwargs):
-    """Run a dry-run ``write``; the API server's refusal names ``obj``."""
-    try:
-        return write(*args, **kwargs)
-    except VimError as error:
-        raise refused_by_api(MODIFY_REQUEST, {"object": obj}, error)
+            judged(MODIFY_REQUEST, {"object": workload}, api.patch, workload["apiVersion"], entry["kind"], entry["name"], namespace, entry["patch"],
+                   STRATEGIC, dry_run=True)
 
 
 def container_update(plan, files, target, new_records, live):

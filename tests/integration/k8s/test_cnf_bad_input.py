@@ -56,8 +56,9 @@ def deployment(name, **spec):
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name}, "spec": body}
 
 
-ALIAS_BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x, x]"] + ["{0}: &{0} [{1}]".format(chr(98 + i), ", ".join(["*" + chr(97 + i)] * 10))
-                                                                        for i in range(8)]) + "\n"
+# Nine levels of ten aliases each: a few hundred bytes that expand to 10^9 nodes.
+ALIAS_BOMB = "\n".join(["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+                       + ["{0}: &{0} [{1}]".format(chr(98 + i), ", ".join(["*" + chr(97 + i)] * 10)) for i in range(8)]) + "\n"
 
 
 @pytest.fixture
@@ -119,8 +120,8 @@ def request(def_files, namespace=None, **extra):
     return dict({"flavourId": "simple", "additionalParams": params}, **extra)
 
 
-def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(ansible_task, ansible_play, k8s_lab, kube, k8s_namespace, k8s_tenant,
-                                                                  packages, k8s_audit):
+def test_bad_input_is_refused_with_a_clear_error_and_writes_nothing(ansible_task, ansible_play, k8s_lab, kube, k8s_namespace,
+                                                                    k8s_tenant, packages, k8s_audit):
     ns = k8s_namespace
     admin = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 60, "wait_sleep": 1}
     tenant = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 60, "wait_sleep": 1}

@@ -232,15 +232,20 @@ def test_information_only_modification_merges_and_is_idempotent(ansible_task, cn
 def test_failed_scale_and_instantiate_roll_back(ansible_task, kube, k8s_lab, cnf, packages, k8s_namespace, k8s_audit):
     ns = k8s_namespace
     lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
-    # Scale in, with no time to wait: the replicas are patched, the op occ is FAILED_TEMP.
-    failed = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_IN", "aspectId": "vdu1_aspect"}, wait_timeout=0))
+    # Scale in (level 2 to 1), then out again with no room for the new pod: the replicas are patched, the wait
+    # times out, the op occ is FAILED_TEMP; its rollback restores level 1.
+    scaled_in = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_IN", "aspectId": "vdu1_aspect"}))
+    assert scaled_in["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", scaled_in.get("msg")
+    block(kube, ns, "no-new-pods", {"pods": str(sum(len(pods) for pods in pods_by_owner(kube, ns).values()))})
+    failed = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}, wait_timeout=5))
     assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
     rolled = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback"))
     assert rolled.get("failed") is not True, rolled.get("msg")
     assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
-    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1-update".format(ns))["spec"]["replicas"] == 3
-    assert len(pods_by_owner(kube, ns)[("Deployment", "vdu1-update")]) == 3
-    assert {item["aspectId"]: item["scaleLevel"] for item in rolled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu1_aspect"] == 2
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1-update".format(ns))["spec"]["replicas"] == 2
+    assert len(pods_by_owner(kube, ns)[("Deployment", "vdu1-update")]) == 2
+    assert {item["aspectId"]: item["scaleLevel"] for item in rolled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu1_aspect"] == 1
+    kube.call("DELETE", "/api/v1/namespaces/{0}/resourcequotas/no-new-pods".format(ns))
 
     # Terminate, then an instantiate the API server refuses (a quota of no ReplicaSets, the package has one):
     # found by the dry run, before anything is written.

@@ -191,8 +191,8 @@ def test_an_apiserver_restart_during_a_wait_is_ridden_out(ansible_task, kube, k8
     assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and len(owned(kube, ns)["configmaps"]) == CONFIG_MAPS
 
 
-def test_connections_dropped_again_and_again_during_an_instantiate_are_retried(ansible_task, kube, k8s_lab, cnf, k8s_namespace, k8s_audit,
-                                                                                 tmp_path):
+def test_connections_dropped_again_and_again_during_an_instantiate_are_retried(ansible_task, kube, k8s_lab, cnf, k8s_namespace,
+                                                                               k8s_audit, tmp_path):
     ns = k8s_namespace
     port = int(k8s_lab.lab.state()["ports"]["apiserver"])
     with TcpProxy("127.0.0.1", port) as proxy:

@@ -25,8 +25,6 @@ NEW = "userdata_standard_change_vnfpkg_nw"
 KEEP_VOLUME_IMAGE = {"VDU": {"VDU2-VirtualStorage-0": {"vcImageId": "VDU2-VirtualStorage-image"}}}
 
 
-
-
 def ip_config(subnet=None):
     address = {"type": "IPV4", "numDynamicAddresses": 1}
     if subnet:

@@ -40,6 +40,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
 
 pytestmark = pytest.mark.tier2
 
+
 def labels(conn):
     """Neutron ids -> what they are (network name; port: network and server), for comparing records across re-created ports.
 

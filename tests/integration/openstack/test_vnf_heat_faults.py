@@ -17,6 +17,7 @@ import time
 import uuid
 
 import pytest
+import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
@@ -120,20 +121,28 @@ def test_a_change_killed_after_its_first_vnfc_is_retried_to_the_end(lab, admin_c
 
 def test_heat_connections_cut_while_a_scale_waits_are_ridden_out(lab, admin_conn, ansible_task):
     """The module reaches Heat through a proxy (a Keystone region of its own whose Heat endpoint is the proxy);
-    once the update is sent, every connection is reset again and again, and Heat is unreachable for 3 s."""
+    once the update is sent, every open connection is reset again and again, then Heat resets every new one for 5 s."""
     endpoint = admin_conn.orchestration.get_endpoint()
     port = int(endpoint.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
     with TcpProxy("127.0.0.1", port) as proxy, region_via(admin_conn, "orchestration", port, proxy.port) as region:
         stack_name = info_of(Killed.before)["metadata"]["stack_name"]
-        task = ansible_task("vnf_scale", {"cloud": CLOUD, "region_name": region, "vnf_instance_name": Killed.name, "wait_timeout": 600,
+        # The cloud as a dict: openstacksdk accepts a region only if the cloud's entry names it.
+        cloud = dict(yaml.safe_load(lab.clouds_yaml.read_text())["clouds"][CLOUD], region_name=region)
+        task = ansible_task("vnf_scale", {"cloud": cloud, "vnf_instance_name": Killed.name, "wait_timeout": 600,
                                           "request": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, background=True)
-        wait_for(lambda: admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS", "the scale's stack update", sleep=0.2)
+
+        def updating():
+            assert task.process.poll() is None, task.wait()  # it must not have ended before its update
+            return admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS"
+
+        wait_for(updating, "the scale's stack update", sleep=0.2)
         for _round in range(5):
             proxy.drop()
             time.sleep(0.5)
-        proxy.refuse(3)
+        # Longer than the module's poll interval: its reads meet a Heat that resets every connection.
+        proxy.refuse(5)
         done = task.wait()
-        assert proxy.stats()["drops"] > 0
+        assert proxy.stats()["refused"] > 0, proxy.stats()
     assert not done.get("failed"), done.get("msg")
     assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     assert len([item for item in info_of(done)["vnfcResourceInfo"] if item["vduId"] == "VDU1"]) == 2

@@ -34,13 +34,22 @@ def test_a_new_lease_names_the_runner_and_expires_after_its_seconds():
     assert later["startedAt"] == "2026-11-22T05:00:00Z" and later["expiresAt"] == "2026-11-22T05:02:00Z"
 
 
+def never(_lease):
+    """A runner on another machine: whether it runs cannot be told from here."""
+    return None
+
+
+def gone(_lease):
+    """A runner of this machine whose process has exited."""
+    return True
+
+
 def test_status_live_then_expired_and_gone():
     occ = running(60)
-    never = lambda item: None  # noqa: E731 - a runner on another machine
     assert lease.lease_status(occ, NOW + datetime.timedelta(seconds=59), never)[0] == lease.LIVE
     status, reason = lease.lease_status(occ, NOW + datetime.timedelta(seconds=60), never)
     assert status == lease.EXPIRED and "expired at 2026-11-22T05:01:00Z" in reason and "process 4242 on elsewhere" in reason
-    status, reason = lease.lease_status(occ, NOW, lambda item: True)
+    status, reason = lease.lease_status(occ, NOW, gone)
     assert status == lease.GONE and "has exited" in reason
     assert lease.lease_status(dict(occ, operationState="FAILED_TEMP"), NOW) == (None, None)
     # Written by an older version: no lease, so nobody can be finishing it.
@@ -48,7 +57,7 @@ def test_status_live_then_expired_and_gone():
 
 
 def test_with_status_annotates_a_running_op_occ_only():
-    shown = lease.with_status(running(60), NOW, lambda item: None)
+    shown = lease.with_status(running(60), NOW, never)
     assert shown["lease"]["status"] == "live" and "holds its lease until" in shown["lease"]["statusReason"]
     done = {"id": "y", "operationState": "COMPLETED"}
     assert lease.with_status(done, NOW) is done
@@ -113,7 +122,7 @@ def test_the_keeper_renews_in_the_background_and_stops_the_run_when_another_run_
     keeper.start({"id": "vnf"}, [{"id": "occ-1", "operationState": "PROCESSING"}])
     clock[0] = NOW + datetime.timedelta(seconds=1)
     deadline = threading.Event()
-    for _ in range(40):
+    for _attempt in range(40):
         if keeper.renewals:
             break
         deadline.wait(0.1)
