@@ -130,7 +130,7 @@ package:
       elements: str
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.package_info import describe_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import HAS_YAML, YAML_IMPORT_ERROR
@@ -151,6 +151,8 @@ def main():
         package, warnings = describe_package(module.params["path"], module.params["flavour_id"], module.params["operation"])
     except VnfLcmError as error:
         module.fail_from_error(error)
+    except Exception as error:  # noqa: B902 - never a raw traceback, whatever a package holds
+        module.fail_from_error(PackageError(module.params["path"], "{0}: {1}".format(type(error).__name__, error)))
     for warning in warnings:
         module.warn(warning)
     module.exit_json(changed=False, package=package)
