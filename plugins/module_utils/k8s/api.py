@@ -30,14 +30,13 @@ except ImportError:  # handled by the module's requirement check
     ApiException = None
     Urllib3Error = OSError
 
+
 # Connect and read timeouts of one request: a peer that vanished must not hang an operation.
 REQUEST_TIMEOUT = (10, 60)
 # How long one call keeps retrying a transient failure (an apiserver restart takes a few seconds).
 RETRY_SECONDS = 30
 TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
 DRY_RUN = [("dryRun", "All")]
-
-
 
 
 def backoff(seconds=RETRY_SECONDS, clock=time.monotonic):
