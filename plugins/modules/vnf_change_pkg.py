@@ -31,6 +31,9 @@ description:
     C(server_id), C(addresses) as Nova gives them, C(ports) per CP), C(old_vnfc_param), C(new_vnfc_param).
     A failing hook fails the operation. The task file's text is kept in the record, so a rollback or retry
     runs the same hook without the package; passwords in the vnfc params are masked there."
+  - "A hook that names a Python script (C(.py), as Tacker v2's C(./Scripts/coordinate_vnf.py)) is the package's
+    own code: it is refused, before anything is written, unless O(allow_package_scripts=true). See that option
+    for how it runs."
   - "Failure leaves the op occ FAILED_TEMP with the stack and the record describing what was done; use
     M(nfv.vnflcm.vnf_lcm_op_occ) to roll back (the VNFCs that were changed go back one at a time, the
     C(lcm-operation-coordinate-old-vnf) hook after each, then the stack's previous template, files and nfv
@@ -58,6 +61,25 @@ options:
         C(lcm-operation-coordinate-old-vnf) and C(nfv)."
     type: dict
     required: true
+  allow_package_scripts:
+    description:
+      - "Run the Python coordination scripts the request names (C(lcm-operation-coordinate-new-vnf) /
+        C(-old-vnf) ending in C(.py)), as Tacker v2 does. B(This runs the package's code on the host that
+        runs the module), with that host's rights: enable it only for packages you trust as you trust a playbook."
+      - "Each script runs as C(<python> <script>) with the Python that runs the module, in a private temporary
+        directory (only the script file itself: it cannot import other files of the package), after each VNFC's
+        update, bounded by O(wait_timeout). On stdin it gets what Tacker gives it, pickled (the script reads it with
+        C(pickle.load) from C(sys.stdin.buffer)): the VDU's C(new_vnfc_param) (C(old_vnfc_param) for the rollback
+        script) plus C(ssh_ip), the floating IP, else the first fixed IP, of the VNFC's resource named by its
+        C(cp_name), and C(is_rollback). A non-zero exit fails the operation (C(FAILED_TEMP)) with the end of its
+        output; retry and rollback work as with task files."
+      - "Modules the script imports must be installed for that Python (Tacker's samples import C(paramiko),
+        C(oslo_log) or Tacker itself)."
+      - "Without it, a request that names a Python script is refused before anything is written. The record keeps
+        the script's text and this opt-in, so M(nfv.vnflcm.vnf_lcm_op_occ) retries and rolls back without it."
+      - Ansible task files (C(.yml)) never need it.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.openstack
@@ -98,6 +120,15 @@ EXAMPLES = r"""
           - vdu_id: VDU1
             new_vnfc_param: {cp_name: VDU1_CP1, username: ubuntu, password: "{{ vnfc_password }}"}
           - vdu_id: VDU2
+
+- name: A Tacker v2 request and package as they are, running the package's Python coordination scripts
+  nfv.vnflcm.vnf_change_pkg:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    package: /srv/packages/userdata_standard_change_vnfpkg_nw
+    request: "{{ lookup('ansible.builtin.file', 'change_vnfpkg_req.json') | from_json }}"
+    # The request names ./Scripts/coordinate_vnf.py: the package's code, run on this host
+    allow_package_scripts: true
 
 - name: See what the change would do (plan and Heat's preview, nothing written)
   nfv.vnflcm.vnf_change_pkg:
@@ -160,7 +191,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 
 def main():
-    spec = {"package": {"type": "path", "required": True}, "request": {"type": "dict", "required": True}}
+    spec = {"package": {"type": "path", "required": True}, "request": {"type": "dict", "required": True},
+            "allow_package_scripts": {"type": "bool", "default": False}}
     module_main("change_pkg", spec, ("openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -19,7 +19,14 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Pa
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import normalised_stack, plan_lines, stack_plan, stack_resources, vnfc_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import (
+    normalised_stack,
+    plan_lines,
+    stack_plan,
+    stack_resources,
+    vnfc_resources,
+    vnfc_view,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
@@ -60,6 +67,8 @@ def validate_change_pkg(request, instance, new_vnfd, new_template=None, current_
                                   "VDU {0} is named twice".format(vdu_param["vdu_id"]))
         seen.add(vdu_param["vdu_id"])
     flavour = new_flavour(new_vnfd, instance)
+    # The request's own managed links first, so that an error names the request's indexes, not the merged list's.
+    nfv_params.managed_networks(flavour, request.get("extManagedVirtualLinks") or [], WHAT)
     if current_request is None:
         current_request = _private(instance).get("request") or {}
     links = effective_connectivity(current_request, request, flavour)
@@ -102,7 +111,8 @@ def effective_connectivity(current_request, request, flavour):
 
     SOL003: the request lists only what changes. A CP the request connects leaves the link it was on
     (a moved port); a CP or VL the new flavour no longer has (or has made internal) is dropped; links
-    left without CPs disappear. Links with the same id are replaced (``nfv_params.effective_links``).
+    left without CPs disappear. External links with the same id are replaced (``nfv_params.effective_links``),
+    managed links of the same VL whatever their id (``nfv_params.effective_managed_links``).
     """
     cps = flavour.get("cps") or {}
     requested = request.get("extVirtualLinks") or []
@@ -117,7 +127,7 @@ def effective_connectivity(current_request, request, flavour):
     managed = [link for link in current_request.get("extManagedVirtualLinks") or [] if link.get("vnfVirtualLinkDescId") in virtual_links]
     return {
         "extVirtualLinks": nfv_params.effective_links(kept, requested),
-        "extManagedVirtualLinks": nfv_params.effective_links(managed, request.get("extManagedVirtualLinks") or []),
+        "extManagedVirtualLinks": nfv_params.effective_managed_links(managed, request.get("extManagedVirtualLinks") or []),
     }
 
 
@@ -306,6 +316,28 @@ def _step_nfv(before, after, new_parts, old_parts, keep, take):
 def _reads(resources):
     """``(section, key)`` of every nfv read inside ``resources``."""
     return [(path[1], path[2]) for path in heat_template.nfv_reads(list(resources)) if len(path) > 2 and isinstance(path[2], str)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Coordination scripts
+
+def check_address_resources(stack, vdu_params, param_key, hook_name):
+    """Every VNFC of a vdu_params VDU in ``stack`` has the resource its ``param_key``.cp_name names.
+
+    That resource's address is what a coordination script is given as ssh_ip (Tacker reads it from the VNFC's
+    nested stack): a port or a floating IP of the VNFC. ValidationError naming the vdu_params entry otherwise.
+    """
+    stack = normalised_stack(stack)
+    vnfcs = vnfc_resources(stack["template"])
+    for position, vdu_param in enumerate(vdu_params):
+        cp_name = (vdu_param.get(param_key) or {}).get("cp_name")
+        for name in sorted(vnfc for vnfc, (vdu, _index) in vnfcs.items() if vdu == vdu_param.get("vdu_id")):
+            view = vnfc_view(stack, name)
+            if cp_name not in view["ports"] and cp_name not in view["others"]:
+                field = "additionalParams.vdu_params[{0}].{1}.cp_name".format(position, param_key)
+                raise ValidationError(WHAT, field, "VNFC {0} has no port or floating IP {1} whose address the coordination script {2} "
+                                                   "would be given (ssh_ip); CPs of the VNFC: {3}".format(
+                                                       name, cp_name, hook_name, ", ".join(sorted(view["ports"])) or "none"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -243,15 +243,18 @@ def fixed_ips_of(config):
 # Internal VLs the NFVO manages
 
 def managed_networks(flavour, ext_managed_virtual_links, what=INSTANTIATE):
-    """VL id -> network id from extManagedVirtualLinks (the VL must exist, once)."""
+    """VL id -> network id from extManagedVirtualLinks (the VL must exist, once; two entries for one VL name both)."""
     virtual_links = flavour.get("virtual_links") or {}
     networks = {}
+    given_by = {}
     for index, managed in enumerate(ext_managed_virtual_links):
         path = field_path("extManagedVirtualLinks", index)
         vl_id = managed.get("vnfVirtualLinkDescId")
         require_known(what, field_path(path, "vnfVirtualLinkDescId"), vl_id, virtual_links, "virtual link", "the flavour")
-        if vl_id in networks:
-            raise ValidationError(what, field_path(path, "vnfVirtualLinkDescId"), "virtual link {0} is given twice".format(vl_id))
+        if vl_id in given_by:
+            raise ValidationError(what, field_path(path, "vnfVirtualLinkDescId"), "virtual link {0} is given twice, by {1} and {2}: "
+                                  "one network per virtual link".format(vl_id, given_by[vl_id], path))
+        given_by[vl_id] = path
         if not managed.get("resourceId"):
             raise ValidationError(what, field_path(path, "resourceId"), "the network of virtual link {0} is missing".format(vl_id))
         networks[vl_id] = managed["resourceId"]
@@ -261,12 +264,22 @@ def managed_networks(flavour, ext_managed_virtual_links, what=INSTANTIATE):
 # ---------------------------------------------------------------------------------------------
 # Requests that change only part of the connectivity
 
-def effective_links(current, requested):
-    """extVirtualLinks / extManagedVirtualLinks after a request that lists only what changes.
+def effective_links(current, requested, key="id"):
+    """extVirtualLinks (or, by another ``key``, extManagedVirtualLinks) after a request that lists only what changes.
 
-    A requested link replaces the current one with the same ``id``; new ids are added; current links
+    A requested link replaces the current one with the same ``key``; new ones are added; current links
     the request does not name are kept (SOL003: unchanged entries may be omitted).
     """
-    requested_by_id = {link.get("id"): link for link in requested or []}
-    merged = [requested_by_id.pop(link.get("id"), link) for link in current or []]
-    return merged + [link for link in requested or [] if link.get("id") in requested_by_id]
+    requested_by_key = {link.get(key): link for link in requested or []}
+    merged = [requested_by_key.pop(link.get(key), link) for link in current or []]
+    return merged + [link for link in requested or [] if link.get(key) in requested_by_key]
+
+
+def effective_managed_links(current, requested):
+    """extManagedVirtualLinks after a request (ChangeCurrentVnfPkg, ChangeExtVnfConnectivity).
+
+    Matched by vnfVirtualLinkDescId, as Tacker applies SOL003: a VNF has one network per internal VL, so an
+    entry for a VL the instance already has replaces that link whatever its ``id`` (Tacker's requests give
+    every managed link a fresh id). Two entries for one VL inside a request are ``managed_networks``' error.
+    """
+    return effective_links(current, requested, key="vnfVirtualLinkDescId")

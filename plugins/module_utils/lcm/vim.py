@@ -110,7 +110,7 @@ def heat_change_pkg(params, check_mode=False, diff_mode=False):
     vim, store, found = heat_locate(params)
     with load_package(params["package"]) as package:
         operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], runner.waits(params),
-                                                  preview=check_mode or diff_mode)
+                                                  preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 

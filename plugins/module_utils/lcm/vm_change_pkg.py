@@ -44,10 +44,14 @@ OPERATION = "CHANGE_VNFPKG"
 WHAT = change_pkg.WHAT
 # Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
 CHANGE = "change"
+FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
 
 
-def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False):
-    """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation."""
+def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False):
+    """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
+
+    ``allow_scripts``: the user's opt-in to the package's Python coordination scripts (coordination.ALLOW_SCRIPTS).
+    """
     waits = waits or Waits()
     instance = found[0]
     require_instantiation_state(instance, INSTANTIATED, OPERATION)
@@ -59,7 +63,8 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
-    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT)
+    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
+    coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
     flavour = package.flavour(flavour_id)
     check_connectivity(vim, request, WHAT)
     named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"])
@@ -150,6 +155,7 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
     stack = located_stack(instance)
     current = current_stack(vim, stack)
     previous = previous or current
+    check_script_addresses(previous, job)
     plan = change_pkg.change_plan(current, job["desired"], vdu_ids_of(job))
     target = plan.pop("target")
     changed = not plan["is_noop"] or not record_is_current(instance, job)
@@ -212,11 +218,57 @@ def roll(vim, stack, base, desired, instance_id, job, hook, waits, progress, cha
         if hook and name in change["updated"] and name not in change["coordinated"]:
             vdu_id = heat_template.split_vnfc_name(name)[0]
             vdu_param = next((item for item in job["vdu_params"] if item["vdu_id"] == vdu_id), {})
-            variables = coordination.hook_variables(OPERATION, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
-            coordination.run_hook(hook, variables, waits.timeout)
+            coordinate(vim, stack, name, hook, vdu_param, instance_id, waits.timeout, rollback)
             change["coordinated"].append(name)
             progress.checkpoint()
     return last
+
+
+def coordinate(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback):
+    """Run the coordination hook for the VNFC ``name``: a task file with ``vnflcm_coordination``, a script with Tacker's input."""
+    if coordination.is_script(hook):
+        vnfc_param = vdu_param.get(coordination.vnfc_param_key(rollback)) or {}
+        address = vnfc_address(vim, stack, name, vnfc_param.get("cp_name"), hook)
+        coordination.run_script(hook, name, coordination.script_input(vnfc_param, address, rollback), timeout)
+        return
+    variables = coordination.hook_variables(OPERATION, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
+    coordination.run_hook(hook, variables, timeout)
+
+
+def check_script_addresses(previous, job):
+    """Before any write: each VNFC a script runs for has the resource its cp_name names (new form, old for the rollback)."""
+    for key, stack, rollback in ((coordination.NEW_VNF, job["desired"], False), (coordination.OLD_VNF, previous, True)):
+        hook = job["hooks"].get(key)
+        if coordination.is_script(hook):
+            change_pkg.check_address_resources(stack, job["vdu_params"], coordination.vnfc_param_key(rollback), hook["name"])
+
+
+def vnfc_address(vim, stack, name, cp_name, hook):
+    """The address Tacker gives a script as ssh_ip: the floating IP of the VNFC's resource ``cp_name``, else its first fixed IP."""
+    _vdu, index = heat_template.split_vnfc_name(name)
+    for item in vim.stacks.resources(stack):
+        owner = item.get("parent_resource")
+        # In the VNFC's nested template by its own name, or in the top template with the VNFC's index.
+        if (owner == name and item["resource_name"] == cp_name) or (owner is None and item["resource_name"] == heat_template.vnfc_name(cp_name, index)):
+            address = resource_address(vim, item)
+            if address:
+                return address
+            raise coordination.HookFailed(hook["name"], name, "{0} ({1}) has no IP address to give as ssh_ip".format(cp_name, item.get("resource_type")))
+    raise coordination.HookFailed(hook["name"], name, "the stack has no resource {0} of this VNFC to give its address as ssh_ip".format(cp_name))
+
+
+def resource_address(vim, item):
+    """floating_ip_address of a floating IP, else the first fixed IP of a port (what Tacker reads from Heat's attributes)."""
+    resource_id = item.get("physical_resource_id")
+    if not resource_id:
+        return None
+    with sdk_errors("read", "{0} {1}".format(item.get("resource_type"), resource_id)):
+        if item.get("resource_type") == FLOATING_IP_TYPE:
+            return vim.conn.network.get_ip(resource_id).floating_ip_address
+        if item.get("resource_type") == heat_template.PORT_TYPE:
+            fixed_ips = vim.conn.network.get_port(resource_id).fixed_ips or []
+            return fixed_ips[0].get("ip_address") if fixed_ips else None
+    return None
 
 
 def vnfc_details(vim, stack, name):

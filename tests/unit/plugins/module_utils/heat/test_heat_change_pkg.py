@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import os
+import uuid
 
 import pytest
 
@@ -344,6 +345,52 @@ def test_effective_connectivity_moves_and_drops_cps(new, instantiate_request, re
     del flavour["cps"]["VDU2_CP1"]
     links = change_pkg.effective_connectivity(instantiate_request, request_nw, flavour)["extVirtualLinks"]
     assert [link["id"] for link in links] == ["ext-net1", "ext-net0-cp4"]
+
+
+def tacker_managed_link(vl_id, network):
+    """An extManagedVirtualLinks entry as Tacker's paramgen writes it: a fresh id every time."""
+    return {"id": str(uuid.uuid4()), "vnfVirtualLinkDescId": vl_id, "vimConnectionId": "vim1", "resourceProviderId": "Company",
+            "resourceId": network, "extManagedMultisiteVirtualLinkId": str(uuid.uuid4())}
+
+
+def test_a_managed_link_of_a_vl_the_instance_has_replaces_it_whatever_its_id(current, new, instance, request_nw):
+    private = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"]
+    private["request"]["extManagedVirtualLinks"] = [{"id": "ext_managed_vl_1", "vnfVirtualLinkDescId": "internalVL1", "resourceId": "net_mgmt"}]
+    request_nw["extManagedVirtualLinks"] = [tacker_managed_link("internalVL1", "net_mgmt2"), tacker_managed_link("internalVL3", "net-vl3")]
+    desired = desired_for(new, request_nw, instance)
+    assert desired["nfv"]["VL"] == {"internalVL1": {"network": "net_mgmt2"}, "internalVL3": {"network": "net-vl3"}}
+    assert "internalVL1" not in desired["template"]["resources"] and "internalVL3" not in desired["template"]["resources"]
+    # What the record keeps afterwards: one link per VL, under the ids of the request.
+    wanted = change_pkg.effective_request(private["request"], request_nw, new["flavour"])
+    assert wanted["extManagedVirtualLinks"] == request_nw["extManagedVirtualLinks"]
+
+
+def test_one_vl_twice_in_one_request_names_both_of_its_entries(new, instance, request_nw):
+    private = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"]
+    private["request"]["extManagedVirtualLinks"] = [{"id": "ext_managed_vl_1", "vnfVirtualLinkDescId": "internalVL1", "resourceId": "net_mgmt"}]
+    request_nw["extManagedVirtualLinks"] = [tacker_managed_link("internalVL3", "n1"), tacker_managed_link("internalVL1", "net_mgmt"),
+                                            tacker_managed_link("internalVL3", "n2")]
+    with pytest.raises(ValidationError) as caught:
+        change_pkg.validate_change_pkg(request_nw, instance, new["vnfd"], new["template"])
+    # The request's own indexes, not those of the list merged with the instance's links.
+    assert caught.value.field == "extManagedVirtualLinks[2].vnfVirtualLinkDescId"
+    assert "internalVL3 is given twice, by extManagedVirtualLinks[0] and extManagedVirtualLinks[2]" in caught.value.msg
+
+
+def coordinated(cp1, cp2, member="new_vnfc_param"):
+    return [{"vdu_id": "VDU1", member: {"cp_name": cp1}}, {"vdu_id": "VDU2", member: {"cp_name": cp2}}]
+
+
+def test_a_script_needs_a_port_or_floating_ip_of_each_vnfc_named_by_cp_name(current, new, instance, request_nw):
+    desired = desired_for(new, request_nw, instance)
+    change_pkg.check_address_resources(desired, coordinated("VDU1_CP1", "VDU2_CP4"), "new_vnfc_param", "Scripts/new.py")
+    change_pkg.check_address_resources(current, coordinated("VDU1_CP2", "VDU2_CP3", "old_vnfc_param"), "old_vnfc_param", "Scripts/old.py")
+    with pytest.raises(ValidationError) as caught:
+        # VDU2_CP4 is a CP of the new package only: the rollback script runs on the old form.
+        change_pkg.check_address_resources(current, coordinated("VDU1_CP1", "VDU2_CP4", "old_vnfc_param"), "old_vnfc_param", "Scripts/old.py")
+    assert caught.value.field == "additionalParams.vdu_params[1].old_vnfc_param.cp_name"
+    assert "VNFC VDU2-0 has no port or floating IP VDU2_CP4" in caught.value.msg
+    assert "CPs of the VNFC: VDU2_CP1, VDU2_CP2, VDU2_CP3" in caught.value.msg
 
 
 def test_merged_instance_fields(instance):

@@ -12,6 +12,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import (
     build_nfv,
     effective_links,
+    effective_managed_links,
     fixed_ips_of,
     image_names,
     managed_networks,
@@ -101,7 +102,7 @@ def test_ext_managed_virtual_links_give_the_vl_network(flavour, instantiate_requ
 @pytest.mark.parametrize("links, field, message", [
     ([{"vnfVirtualLinkDescId": "internalVL9", "resourceId": "n"}], "extManagedVirtualLinks[0].vnfVirtualLinkDescId", "unknown virtual link"),
     ([{"vnfVirtualLinkDescId": "internalVL1", "resourceId": "n"}, {"vnfVirtualLinkDescId": "internalVL1", "resourceId": "m"}],
-     "extManagedVirtualLinks[1].vnfVirtualLinkDescId", "given twice"),
+     "extManagedVirtualLinks[1].vnfVirtualLinkDescId", r"given twice, by extManagedVirtualLinks\[0\] and extManagedVirtualLinks\[1\]"),
     ([{"vnfVirtualLinkDescId": "internalVL1"}], "extManagedVirtualLinks[0].resourceId", "missing"),
 ])
 def test_bad_ext_managed_virtual_links_name_the_field(flavour, links, field, message):
@@ -237,6 +238,16 @@ def test_effective_links_replace_by_id_and_keep_the_rest():
         {"id": "a", "resourceId": "net-a2"}, {"id": "b", "resourceId": "net-b"}, {"id": "c", "resourceId": "net-c"}]
     assert effective_links(current, None) == current
     assert effective_links(None, requested) == requested
+
+
+def test_effective_managed_links_replace_the_link_of_the_same_vl_whatever_its_id():
+    current = [{"id": "ext_managed_vl_1", "vnfVirtualLinkDescId": "internalVL1", "resourceId": "net_mgmt"},
+               {"id": "ext_managed_vl_2", "vnfVirtualLinkDescId": "internalVL2", "resourceId": "net-2"}]
+    # Tacker's paramgen: a fresh id for every managed link of every request.
+    requested = [{"id": "4a1f", "vnfVirtualLinkDescId": "internalVL3", "resourceId": "net-3"},
+                 {"id": "9c2e", "vnfVirtualLinkDescId": "internalVL1", "resourceId": "net_mgmt"}]
+    assert effective_managed_links(current, requested) == [requested[1], current[1], requested[0]]
+    assert effective_managed_links(current, None) == current
 
 
 def test_explicit_indexes_hand_out_cp_configs_in_order(flavour, instantiate_request, ip_config):

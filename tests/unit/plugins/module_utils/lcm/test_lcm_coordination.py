@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import stat
 import subprocess
+import sys
 
 import pytest
 
@@ -23,6 +25,8 @@ class Package:
 
     def read_file(self, relpath):
         from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
+        # As the package reader does: "./Scripts/x" is "Scripts/x".
+        relpath = os.path.normpath(relpath)
         if relpath not in self.files:
             raise PackageError(relpath, "file not found in the package")
         return self.files[relpath]
@@ -39,7 +43,9 @@ def test_hooks_are_read_from_the_package_and_from_absolute_paths(tmp_path):
 
 
 @pytest.mark.parametrize("path, reason", [
-    ("./Scripts/coordinate_new_vnf.py", "must name an Ansible task file"),
+    ("./Scripts/coordinate_new_vnf.sh", "must name an Ansible task file (.yml or .yaml) or a Python script (.py)"),
+    ("./Scripts/coordinate_new_vnf.py", "Python script: it is the package's code and runs on this controller only with the module option "
+                                        "allow_package_scripts: true"),
     ("Scripts/missing.yml", "cannot read the task file: Scripts/missing.yml: file not found in the package"),
     ("/nonexistent/hook.yaml", "cannot read the task file: /nonexistent/hook.yaml: No such file"),
 ])
@@ -104,3 +110,95 @@ def test_a_failing_hook_names_the_file_and_the_vnfc_with_the_end_of_its_output()
 def test_a_hook_that_runs_too_long_is_a_timeout():
     with pytest.raises(OperationTimeout):
         coordination.run_hook(HOOK, coordination.hook_variables("CHANGE_VNFPKG", "i", vnfc(), {}, False), 5, runner=Recorder(timeout=True))
+
+
+# ---------------------------------------------------------------------------------------------
+# Python scripts, as Tacker v2 runs them (only with the opt-in)
+
+SCRIPT = "Scripts/coordinate_vnf.py"
+
+
+def test_a_script_is_read_only_with_the_opt_in_and_keeps_it():
+    package = Package({SCRIPT: b"print('hi')\n"})
+    hooks = coordination.load_hooks({coordination.NEW_VNF: "./" + SCRIPT, coordination.OLD_VNF: SCRIPT}, package, WHAT, allow_scripts=True)
+    assert hooks[coordination.NEW_VNF] == {"name": "./" + SCRIPT, "script": "print('hi')\n", "allowed_by": "allow_package_scripts"}
+    assert coordination.is_script(hooks[coordination.OLD_VNF]) and not coordination.is_script(HOOK)
+    with pytest.raises(ValidationError, match="cannot read the script: Scripts/none.py: file not found"):
+        coordination.load_hooks({coordination.NEW_VNF: "Scripts/none.py"}, package, WHAT, allow_scripts=True)
+
+
+def tacker_params(cp_name="VDU1_CP1"):
+    new = {"cp_name": cp_name, "username": "ubuntu", "password": "ubuntu"}
+    return [{"vdu_id": "VDU1", "old_vnfc_param": dict(new), "new_vnfc_param": new}]
+
+
+@pytest.mark.parametrize("key, member", [(coordination.NEW_VNF, "new_vnfc_param"), (coordination.OLD_VNF, "old_vnfc_param")])
+def test_a_script_needs_the_cp_whose_address_it_is_given(key, member):
+    hooks = {key: {"name": SCRIPT, "script": "", "allowed_by": "allow_package_scripts"}}
+    coordination.check_script_params(hooks, tacker_params(), WHAT)
+    params = tacker_params()
+    del params[0][member]["cp_name"]
+    with pytest.raises(ValidationError) as error:
+        coordination.check_script_params(hooks, params, WHAT)
+    assert error.value.field == "additionalParams.vdu_params[0].{0}.cp_name".format(member)
+    assert "ssh_ip" in error.value.msg and SCRIPT in error.value.msg
+    # Task files read whatever they like from vnflcm_coordination: no cp_name needed.
+    coordination.check_script_params({key: HOOK}, params, WHAT)
+
+
+def test_script_input_is_tackers_vnfc_param_with_ssh_ip_and_is_rollback():
+    param = tacker_params()[0]["new_vnfc_param"]
+    assert coordination.script_input(param, "10.0.0.7", False) == dict(param, ssh_ip="10.0.0.7", is_rollback=False)
+    assert coordination.vnfc_param_key(True) == "old_vnfc_param" and coordination.vnfc_param_key(False) == "new_vnfc_param"
+
+
+def script_hook(body):
+    """A script the way a Tacker sample is written: pickle from stdin, exit 1 with the error on stderr."""
+    text = ("import json, os, pickle, sys\n"
+            "def main():\n"
+            "    vnfc_param = pickle.load(sys.stdin.buffer)\n" + "".join("    " + line + "\n" for line in body) +
+            "try:\n    main()\n    os._exit(0)\n"
+            "except Exception as ex:\n    sys.stderr.write(str(ex))\n    sys.stderr.flush()\n    os._exit(1)\n")
+    # Kept in the record as JSON, and run from there.
+    return json.loads(json.dumps({"name": "./" + SCRIPT, "script": text, "allowed_by": "allow_package_scripts"}))
+
+
+def test_run_script_gives_the_input_pickled_on_stdin_to_the_modules_python(tmp_path):
+    seen = tmp_path / "seen.json"
+    hook = script_hook(["json.dump([vnfc_param, sys.executable, os.path.basename(__file__), os.getcwd()], open({0!r}, 'w'))".format(str(seen))])
+    given = coordination.script_input(tacker_params()[0]["new_vnfc_param"], "10.0.0.7", False)
+    coordination.run_script(hook, "VDU1-0", given, 30)
+    param, python, name, cwd = json.loads(seen.read_text())
+    assert param == given and python == sys.executable and name == "coordinate_vnf.py"
+    # It ran in a private directory, removed afterwards.
+    assert not os.path.exists(cwd)
+
+
+def test_a_failing_script_fails_the_hook_with_its_exit_code_and_stderr():
+    hook = script_hook(["if vnfc_param['is_rollback']:", "    raise Exception('test change_vnfpkg_rollback error')"])
+    coordination.run_script(hook, "VDU1-0", coordination.script_input({}, "10.0.0.7", False), 30)
+    with pytest.raises(coordination.HookFailed) as error:
+        coordination.run_script(hook, "VDU1-0", coordination.script_input({}, "10.0.0.7", True), 30)
+    assert error.value.msg == ("Failed to run coordination hook ./Scripts/coordinate_vnf.py for VNFC VDU1-0: exit code 1: "
+                               "test change_vnfpkg_rollback error")
+
+
+def test_a_script_that_runs_too_long_is_a_timeout():
+    class Slow:
+        def __call__(self, command, **kwargs):
+            self.command, self.kwargs = command, kwargs
+            raise subprocess.TimeoutExpired(command, kwargs["timeout"])
+
+    runner = Slow()
+    with pytest.raises(OperationTimeout, match="coordination hook ./Scripts/coordinate_vnf.py for VNFC VDU1-0: timed out after 5s"):
+        coordination.run_script(script_hook(["pass"]), "VDU1-0", {"is_rollback": False}, 5, runner=runner)
+    assert runner.kwargs["timeout"] == 5 and pickle.loads(runner.kwargs["input"]) == {"is_rollback": False}
+
+
+def test_a_script_without_its_opt_in_never_runs():
+    hook = dict(script_hook(["pass"]))
+    hook.pop("allowed_by")
+    ran = []
+    with pytest.raises(coordination.HookFailed, match="runs only with allow_package_scripts: true"):
+        coordination.run_script(hook, "VDU1-0", {}, 5, runner=lambda *args, **kwargs: ran.append(args))
+    assert not ran

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import copy
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_pkg
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, vm_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 
 IDENTITY = {"vnfdId": "new", "vnfProvider": "Company", "vnfProductName": "Sample VNF", "vnfSoftwareVersion": "1.0", "vnfdVersion": "1.0"}
@@ -48,3 +50,65 @@ def test_record_is_current_only_after_the_change_was_recorded():
     failed = vm_change_pkg.with_change(done, {"previous": {}})
     assert not vm_change_pkg.record_is_current(failed, job(PRIVATE_STATE))
     assert vm_change_pkg.without_change(failed) == done
+
+
+# ---------------------------------------------------------------------------------------------
+# Coordination scripts: Tacker's input, with the address of the VNFC's cp_name
+
+class Network:
+    def __init__(self):
+        self.ports = {"port-1": {"fixed_ips": [{"ip_address": "10.0.0.5", "subnet_id": "s"}]}, "port-2": {"fixed_ips": []}}
+
+    def get_port(self, port_id):
+        return type("Port", (), self.ports[port_id])
+
+    def get_ip(self, ip_id):
+        return type("FloatingIP", (), {"floating_ip_address": "192.0.2.9"})
+
+
+class Vim:
+    """What vnfc_address reads: the stack's resources (two levels) and Neutron."""
+
+    def __init__(self, resources):
+        self.stacks = type("Stacks", (), {"resources": lambda _self, stack: resources})()
+        self.conn = type("Conn", (), {"network": Network()})()
+
+
+RESOURCES = [
+    {"resource_name": "VDU1-0", "resource_type": "VDU1-ver2.yaml", "physical_resource_id": "nested-1"},
+    {"resource_name": "VDU1_CP1", "resource_type": "OS::Neutron::Port", "physical_resource_id": "port-1", "parent_resource": "VDU1-0"},
+    {"resource_name": "VDU1_FloatingIp", "resource_type": "OS::Neutron::FloatingIP", "physical_resource_id": "fip-1", "parent_resource": "VDU1-0"},
+    {"resource_name": "VDU1_CP2", "resource_type": "OS::Neutron::Port", "physical_resource_id": "port-2", "parent_resource": "VDU1-0"},
+    # A VDU whose server is in the top template: its ports carry the VNFC's index.
+    {"resource_name": "VDU3-1", "resource_type": "OS::Nova::Server", "physical_resource_id": "srv-3"},
+    {"resource_name": "VDU3_CP1-1", "resource_type": "OS::Neutron::Port", "physical_resource_id": "port-1"},
+]
+SCRIPT = {"name": "./Scripts/coordinate_vnf.py", "script": "", "allowed_by": "allow_package_scripts"}
+STACK = {"stack_name": "vnf-i-1", "id": "stack-1"}
+
+
+@pytest.mark.parametrize("vnfc, cp_name, address", [
+    ("VDU1-0", "VDU1_CP1", "10.0.0.5"),
+    ("VDU1-0", "VDU1_FloatingIp", "192.0.2.9"),
+    ("VDU3-1", "VDU3_CP1", "10.0.0.5"),
+])
+def test_vnfc_address_is_what_tacker_gives_as_ssh_ip(vnfc, cp_name, address):
+    assert vm_change_pkg.vnfc_address(Vim(RESOURCES), STACK, vnfc, cp_name, SCRIPT) == address
+
+
+@pytest.mark.parametrize("cp_name, reason", [("VDU1_CP2", "VDU1_CP2 (OS::Neutron::Port) has no IP address"), ("VDU1_CP9", "no resource VDU1_CP9")])
+def test_no_address_fails_the_hook_of_that_vnfc(cp_name, reason):
+    with pytest.raises(coordination.HookFailed) as error:
+        vm_change_pkg.vnfc_address(Vim(RESOURCES), STACK, "VDU1-0", cp_name, SCRIPT)
+    assert error.value.msg.startswith("Failed to run coordination hook ./Scripts/coordinate_vnf.py for VNFC VDU1-0: ") and reason in error.value.msg
+
+
+@pytest.mark.parametrize("rollback, member", [(False, "new_vnfc_param"), (True, "old_vnfc_param")])
+def test_a_script_gets_the_vnfc_param_of_its_direction(monkeypatch, rollback, member):
+    ran = []
+    monkeypatch.setattr(coordination, "run_script", lambda hook, vnfc, given, timeout: ran.append((hook, vnfc, given, timeout)))
+    vdu_param = {"vdu_id": "VDU1", "new_vnfc_param": {"cp_name": "VDU1_CP1", "username": "new"},
+                 "old_vnfc_param": {"cp_name": "VDU1_FloatingIp", "username": "old"}}
+    vm_change_pkg.coordinate(Vim(RESOURCES), STACK, "VDU1-0", SCRIPT, vdu_param, "i-1", 60, rollback)
+    address = "192.0.2.9" if rollback else "10.0.0.5"
+    assert ran == [(SCRIPT, "VDU1-0", dict(vdu_param[member], ssh_ip=address, is_rollback=rollback), 60)]
