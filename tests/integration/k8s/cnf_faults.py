@@ -13,10 +13,11 @@ import json
 import os
 import shutil
 import signal
-import time
 from urllib.parse import quote
 
 import yaml
+
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 
 DEF_DIR = "Files/kubernetes/"
 CONFIG_MAPS = 60
@@ -87,16 +88,6 @@ def owned(kube, namespace, instance_id=None):
     return result
 
 
-def wait_for(condition, what, timeout=60, sleep=0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting for " + what
-        time.sleep(sleep)
-
-
 def block_pods(kube, namespace, count=0):
     """A ResourceQuota of ``count`` pods, taken up: workloads cannot get (more) pods, so an operation waits for them."""
     path = "/api/v1/namespaces/{0}/resourcequotas".format(namespace)
@@ -113,7 +104,7 @@ def running_op_occ(kube, namespace, also=lambda: True):
     def found():
         occ = head(kube, namespace)
         return occ if occ and occ.get("lease") and occ["operationState"] in ("PROCESSING", "ROLLING_BACK") and also() else None
-    return wait_for(found, "a running op occ with a lease")
+    return wait_for(found, "a running op occ with a lease", sleep=0.05)
 
 
 def signal_runner(op_occ, signum):

@@ -18,21 +18,12 @@ from labk8s.audit import AuditLog, summarize
 from labk8s.cluster import ADMIN_USER
 from labk8s.kubeapi import Api
 
-from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy, kubeconfig_via
+from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy, kubeconfig_via, wait_for
 
 # What a client sees when its connection is cut: ConnectionResetError and ssl.SSLError are OSErrors;
 # urllib3 wraps them (ProtocolError, MaxRetryError), http.client raises IncompleteRead & co.
 CONNECTION_ERRORS = (OSError, urllib3.exceptions.HTTPError, http.client.HTTPException)
 TIMEOUT = 30
-
-
-def wait_for(predicate, what, timeout=TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.1)
-    return value
 
 
 def create_pod_and_wait_ready(kube, namespace, name, timeout=TIMEOUT):

@@ -19,7 +19,7 @@ import uuid
 import pytest
 import yaml
 
-from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy
+from ansible_collections.nfv.vnflcm.tests.integration.faults import TcpProxy, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     NEW,
@@ -57,16 +57,6 @@ def record_of(admin_conn, stack_name):
     return data["vnfInstance"], data["vnfLcmOpOccs"]
 
 
-def wait_for(condition, what, timeout=300, sleep=0.5):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out waiting for " + what
-        time.sleep(sleep)
-
-
 def kill_when(admin_conn, stack_name, done):
     """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
     def ready():
@@ -74,7 +64,7 @@ def kill_when(admin_conn, stack_name, done):
         occ = found[1][0] if found and found[1] else None
         return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
 
-    occ = wait_for(ready, "the op occ to reach the point of the kill")
+    occ = wait_for(ready, "the op occ to reach the point of the kill", timeout=300, sleep=0.5)
     os.kill(occ["lease"]["pid"], signal.SIGKILL)
     return occ
 
@@ -135,7 +125,7 @@ def test_heat_connections_cut_while_a_scale_waits_are_ridden_out(lab, admin_conn
             assert task.process.poll() is None, task.wait()  # it must not have ended before its update
             return admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS"
 
-        wait_for(updating, "the scale's stack update", sleep=0.2)
+        wait_for(updating, "the scale's stack update", timeout=300, sleep=0.2)
         for _round in range(5):
             proxy.drop()
             time.sleep(0.5)
@@ -178,7 +168,7 @@ def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing
                  and record_of(admin_conn, stack.name)[0].get("vnfInstanceName") == name]
         return found[0].name if found else None
 
-    stack_name = wait_for(stack_recorded, "the record in the new stack", sleep=0.5)
+    stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
     created.append(stack_name)
     occ = kill_when(admin_conn, stack_name, lambda instance: True)
     task.wait()
