@@ -50,7 +50,6 @@ CONTROL_TIMEOUT = 10.0  # a control waits this long for the proxy thread
 BUFSIZE = 65536
 
 
-
 def wait_for(condition, what, timeout=60, sleep=0.1):
     """``condition()`` until it is truthy (its value is returned); fails the test after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
@@ -60,6 +59,7 @@ def wait_for(condition, what, timeout=60, sleep=0.1):
             return value
         assert time.monotonic() < deadline, "timed out after {0}s waiting for {1}".format(timeout, what)
         time.sleep(sleep)
+
 
 @dataclasses.dataclass(frozen=True)
 class Chunk:
