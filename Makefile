@@ -64,6 +64,75 @@ docs: venv stage  ## every module's documentation renders with ansible-doc
 	  echo "ansible-doc nfv.vnflcm.$$m: ok"; done
 
 # ---------------------------------------------------------------------------------------------
+# ansible-core matrix: the unit tests and ansible-test sanity on every supported ansible-core besides the
+# main venv's 2.19, which `make unit`, `make sanity` and the integration tests use (the newest core that
+# installs on Python 3.11: 2.20 needs 3.12). meta/runtime.yml's requires_ansible says what passes here.
+# One venv per core, cached outside the clone like the main one; the cores run one after another.
+CORE_PINS ?= 2.16.19 2.17.14 2.18.19
+MATRIX_DEPS := $(shell grep -E '^(pytest|kubernetes|openstacksdk|keystoneauth1|PyYAML)==' tests/requirements-dev.txt | tr '\n' ' ')
+MATRIX_HASH := $(shell echo $(MATRIX_DEPS) | sha256sum | cut -c1-12)
+
+.PHONY: matrix
+matrix: venv stage  ## unit tests and ansible-test sanity on each other supported ansible-core (CORE_PINS)
+	@summary=""; failed=0; \
+	for pin in $(CORE_PINS); do \
+	  venv=$(CACHE_ROOT)/core-$$pin-$(MATRIX_HASH); \
+	  flock $(CACHE_ROOT)/venv.lock bash -c "[ -f $$venv/.done ] || { rm -rf $$venv && $(PYTHON) -m venv $$venv && $$venv/bin/pip install -q --upgrade pip && $$venv/bin/pip install -q ansible-core==$$pin $(MATRIX_DEPS) && touch $$venv/.done; }"; \
+	  pip_version=$$(grep -oE "^        pip='[0-9.]+'" $$venv/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py | head -1 | grep -oE '[0-9.]+'); \
+	  mkdir -p $(HOME)/.ansible/test/cache && cp tools/ansible-test/get_pip.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py; \
+	  start=$$(date +%s); \
+	  unit=0; (cd $(STAGE) && PATH=$$venv/bin:$$PATH PYTHONPATH=$(STAGE_ROOT) NFV_FIXTURES_DIR=$(FIXTURES) $$venv/bin/python -m pytest -q -p no:cacheprovider tests/unit | tail -1) || unit=$$?; \
+	  middle=$$(date +%s); \
+	  sanity=0; (cd $(STAGE) && PATH=$$venv/bin:$$PATH $$venv/bin/ansible-test sanity --requirements --python 3.11 --color no $(SANITY_SKIP) 2>&1 | { grep -Ev '^(Running sanity test|Sanity test using )' || true; }) || sanity=$$?; \
+	  end=$$(date +%s); \
+	  summary="$$summary\n  ansible-core $$pin: unit $$([ $$unit = 0 ] && echo pass || echo FAIL) ($$((middle - start)) s), sanity $$([ $$sanity = 0 ] && echo pass || echo FAIL) ($$((end - middle)) s)"; \
+	  [ $$unit = 0 -a $$sanity = 0 ] || failed=1; \
+	done; \
+	echo -e "matrix:$$summary"; exit $$failed
+
+# ---------------------------------------------------------------------------------------------
+# Publishing: the tarball Galaxy would get, checked by galaxy-importer, and the changelog the 0.1.0
+# release would write. Neither changes the clone.
+VERSION := $(shell sed -n 's/^version: *//p' galaxy.yml)
+GALAXY_IMPORTER := galaxy-importer==0.4.44
+GALAXY_IMPORTER_VENV := $(CACHE_ROOT)/galaxy-importer-$(shell echo $(GALAXY_IMPORTER) | sha256sum | cut -c1-12)
+# Galaxy refuses a collection without a repository URL; until the project has one, the import check
+# (only) puts this stand-in into the tarball's MANIFEST.json, and says so.
+STAND_IN_REPOSITORY := https://repository.invalid/nfv/vnflcm
+# What must never be in the tarball (build_ignore in galaxy.yml keeps it out).
+NOT_PUBLISHED := ^nfv-vnflcm-[^/]*/(tools|benchmarks|tests/integration|tests/output|\.pytest_cache|\.ansible|\.ci|\.tmp|\.venv|collections)(/|$$)
+
+.PHONY: publish-check changelog-check galaxy-check
+publish-check: changelog-check galaxy-check  ## the release as Galaxy would get it: changelog dry run and galaxy-importer
+
+changelog-check: venv stage  ## antsibull-changelog release of VERSION in a throwaway copy, and what it would write
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	mkdir -p $$tmp/ansible_collections/nfv && cp -a $(STAGE) $$tmp/ansible_collections/nfv/vnflcm && \
+	cd $$tmp/ansible_collections/nfv/vnflcm && $(BIN)/antsibull-changelog lint && \
+	ANSIBLE_COLLECTIONS_PATH=$$tmp $(BIN)/antsibull-changelog release --version $(VERSION) && \
+	$(BIN)/python $(CURDIR)/tools/publish/check_release.py $(VERSION) .
+
+galaxy-check: venv  ## build the tarball from this clone as the README says, check its content, run galaxy-importer on it
+	@mkdir -p $(CACHE_ROOT); \
+	flock $(CACHE_ROOT)/venv.lock bash -c '[ -f $(GALAXY_IMPORTER_VENV)/.done ] || { rm -rf $(GALAXY_IMPORTER_VENV) && $(PYTHON) -m venv $(GALAXY_IMPORTER_VENV) && $(GALAXY_IMPORTER_VENV)/bin/pip install -q --upgrade pip && $(GALAXY_IMPORTER_VENV)/bin/pip install -q $(GALAXY_IMPORTER) && touch $(GALAXY_IMPORTER_VENV)/.done; }'; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(BIN)/ansible-galaxy collection build --output-path $$tmp . >/dev/null; \
+	tarball=$$tmp/nfv-vnflcm-$(VERSION).tar.gz; \
+	mkdir $$tmp/content && tar -xzf $$tarball -C $$tmp/content --transform 's,^,nfv-vnflcm-$(VERSION)/,'; \
+	bad=$$(cd $$tmp/content && find . -mindepth 1 | sed 's,^\./,,' | grep -E '$(NOT_PUBLISHED)' || true); \
+	if [ -n "$$bad" ]; then echo "galaxy-check: the tarball holds what build_ignore should keep out:"; echo "$$bad" | head -20; exit 1; fi; \
+	echo "galaxy-check: $$(tar -tzf $$tarball | grep -vc '/$$') files, $$(du -k $$tarball | cut -f1) KiB"; \
+	if ! grep -q '^repository:' galaxy.yml; then \
+	  echo "galaxy-check: galaxy.yml has no repository (no public home yet) and Galaxy requires one: the import is checked with $(STAND_IN_REPOSITORY) in MANIFEST.json"; \
+	  mkdir $$tmp/flat && tar -xzf $$tarball -C $$tmp/flat && \
+	  $(BIN)/python -c 'import json, sys; m = json.load(open(sys.argv[1])); m["collection_info"]["repository"] = sys.argv[2]; json.dump(m, open(sys.argv[1], "w"), indent=4)' $$tmp/flat/MANIFEST.json $(STAND_IN_REPOSITORY) && \
+	  tar -czf $$tarball -C $$tmp/flat .; \
+	fi; \
+	rc=0; cd $$tmp && GALAXY_IMPORTER_CONFIG=$(CURDIR)/galaxy-importer.cfg $(GALAXY_IMPORTER_VENV)/bin/python -m galaxy_importer.main $$tarball > importer.log 2>&1 || rc=$$?; \
+	cp importer.log $(CACHE_ROOT)/galaxy-importer.log; grep -E '^(ERROR|WARNING)|ERROR:|WARNING:' importer.log || true; tail -1 importer.log; \
+	[ $$rc = 0 ] && ! grep -q 'ERROR' importer.log && echo "galaxy-importer: passed"
+
+# ---------------------------------------------------------------------------------------------
 # The local labs (tools/lab/*): real VIMs for integration tests and the demo.
 K8S_LAB := $(BIN)/python tools/lab/k8s/lab.py
 OS_LAB := $(BIN)/python tools/lab/openstack/lab.py
@@ -115,7 +184,7 @@ demo: venv stage lab-build  ## the main job: a CNF's whole lifecycle on the loca
 	    $(BIN)/ansible-playbook tools/demo/cnf_lifecycle.yml -e demo_package=$(DEMO_PACKAGE) -e demo_kubeconfig=$$KUBECONFIG; rc=$$?; \
 	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
 
-test: lint unit docs sanity integration  ## the whole suite (what CI runs)
+test: lint publish-check unit docs sanity matrix integration  ## the whole suite (what CI runs)
 	@echo "make test: all checks passed"
 
 bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)

@@ -18,8 +18,11 @@ options:
     description:
       - How many seconds to wait at most. On timeout the module fails and its result still
         carries what had been done.
+      - C(timeout) is openstack.cloud's name for it (whose default is 180); kubernetes.core calls it O(wait_timeout)
+        too (default 120).
     type: int
     default: 600
+    aliases: [timeout]
   wait_sleep:
     description:
       - Seconds between two checks while waiting.

@@ -9,7 +9,7 @@ DOCUMENTATION = r"""
 ---
 module: vnf_change_pkg
 short_description: Change the current VNF package of a VM-based VNF (ETSI NFV-SOL003 ChangeCurrentVnfPkgRequest)
-version_added: 0.2.0
+version_added: 0.1.0
 description:
   - Moves an instantiated VM-based VNF on OpenStack Heat from its package to a new one, as SOL003's
     C(POST /vnf_instances/{id}/change_vnfpkg) with Tacker v2's rolling update.
@@ -42,6 +42,9 @@ description:
     JSON Merge Patches (RFC 7396): a key set to null is removed, objects are merged, arrays replaced."
   - "Re-running a change that succeeded sends no stack update and reports C(changed=false)."
   - Kubernetes VNFs change their package with M(nfv.vnflcm.vnf_modify) (a new C(vnfdId) and C(package)).
+  - The module runs on OpenStack only. It takes the Kubernetes options too, so that C(module_defaults) for the
+    C(group/nfv.vnflcm.vnflcm) action group apply to every module of the collection; when they select the
+    Kubernetes VIM (see O(vim_type)) it fails before it connects, saying so.
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -59,8 +62,42 @@ options:
         with C(upgrade_type) (V(RollingUpdate), required), C(vdu_params) (a list of C(vdu_id) with optional
         C(old_vnfc_param) / C(new_vnfc_param)), C(lcm-operation-coordinate-new-vnf),
         C(lcm-operation-coordinate-old-vnf) and C(nfv)."
+      - The fields below are those most often set; the module validates the whole body itself (SOL003, Tacker v2)
+        before anything is written, naming the field at fault.
     type: dict
     required: true
+    suboptions:
+      vnfdId:
+        description:
+          - The VNFD of O(package) (its C(descriptor_id)).
+        type: str
+        required: true
+      extVirtualLinks:
+        description:
+          - "The external virtual links that change, each C(id), C(resourceId) (the Neutron network) and C(extCps):
+            C(cpdId) and C(cpConfig) with C(cpProtocolData) (fixed IPs, subnets). A CP listed here leaves the link
+            it was on."
+        type: list
+        elements: dict
+      extManagedVirtualLinks:
+        description:
+          - "Networks the VNFM does not create, each C(id), C(vnfVirtualLinkDescId) (the VNFD's VL) and
+            C(resourceId) (the Neutron network that replaces the template's own)."
+        type: list
+        elements: dict
+      vimConnectionInfo:
+        description:
+          - A JSON Merge Patch of the instance's VIM connections (a map). Secrets in C(accessInfo) are masked in all
+            output and never stored.
+        type: dict
+      additionalParams:
+        description:
+          - "C(upgrade_type) (V(RollingUpdate), required), C(vdu_params) (a list of C(vdu_id) with optional
+            C(old_vnfc_param) / C(new_vnfc_param); their passwords are masked in all output and in the record),
+            C(lcm-operation-coordinate-new-vnf), C(lcm-operation-coordinate-old-vnf) and C(nfv) (a JSON Merge
+            Patch of the stack's C(nfv) parameter)."
+        type: dict
+        required: true
   allow_package_scripts:
     description:
       - "Run the Python coordination scripts the request names (C(lcm-operation-coordinate-new-vnf) /
@@ -82,7 +119,9 @@ options:
     default: false
 extends_documentation_fragment:
   - nfv.vnflcm.instance
+  - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.full
@@ -193,7 +232,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 def main():
     spec = {"package": {"type": "path", "required": True}, "request": {"type": "dict", "required": True},
             "allow_package_scripts": {"type": "bool", "default": False}}
-    module_main("change_pkg", spec, ("openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    module_main("change_pkg", spec, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

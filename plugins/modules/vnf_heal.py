@@ -16,10 +16,9 @@ description:
     deleted; its controller starts a new one, and a bare Pod is recreated under its name. The
     module waits for the replacements; the VNFC ids stay, their resources change."
   - Healing always replaces resources, so a re-run heals again.
-  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
-    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
-    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
-    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
   - "OpenStack: the server of each named VNFC (all VNFCs when none is named) is marked unhealthy in its
     (nested) stack and the stack is updated, so Heat replaces it: the server id changes and the record
     follows (vnfcResourceInfo and vnfcInfo ids are derived from the server id, as in Tacker v2)."
@@ -30,11 +29,28 @@ options:
     description:
       - The HealVnfRequest body; C(vnfcInstanceId) lists C(vnfcInfo) ids of the instance.
       - When not given, every VNFC is healed.
+      - The module validates the body itself (SOL003), naming the field at fault.
     type: dict
+    suboptions:
+      vnfcInstanceId:
+        description:
+          - The VNFCs to heal, C(instantiatedVnfInfo.vnfcInfo[].id) of the instance (M(nfv.vnflcm.vnf_info) returns
+            them). All VNFCs when not given.
+        type: list
+        elements: str
+      cause:
+        description:
+          - Why, kept in the operation occurrence.
+        type: str
+      additionalParams:
+        description:
+          - Parameters for the VNFM, kept in the operation occurrence.
+        type: dict
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.no_diff

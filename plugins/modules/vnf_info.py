@@ -14,10 +14,9 @@ description:
   - Returns the SOL003 VnfInstance records (and their VnfLcmOpOcc history) kept next to the VNFs.
   - With O(vnf_instance_id) or O(vnf_instance_name), that instance; otherwise every instance of
     the namespace. An empty list when there is none.
-  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
-    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
-    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
-    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
   - "OpenStack: instances are read from the records kept in the project's stacks tagged C(vnflcm)."
   - "OpenStack: the record lives in the VNF's stack (C(vnf-<instance id>), tagged C(vnflcm)), as the
     metadata of its resource C(vnflcm_record), an C(OS::Heat::WaitConditionHandle) that nothing uses.
@@ -29,6 +28,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:

@@ -29,10 +29,12 @@ description:
   - Idempotent by O(vnf_instance_name) (or O(vnf_instance_id)); a second run with the same
     request changes nothing and writes nothing.
   - Everything is validated and planned before the first write; bad input changes nothing.
-  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
-    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
-    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
-    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "The VIM: O(vim_type), else the request's C(vimConnectionInfo) when it names one VIM type (an entry of
+    C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3), Tacker's form: C(interfaceInfo.endpoint),
+    C(accessInfo.username/password/project/projectDomain/userDomain/region)), else the options only one VIM
+    takes (O(cloud), O(auth), ... or O(kubeconfig), O(host), ...), else the environment (E(OS_CLOUD),
+    E(K8S_AUTH_*)); Kubernetes when nothing says otherwise, and an error when both VIMs are given at the
+    same step. Module options win over C(accessInfo)."
   - "OpenStack (VM-based VNF): one Heat stack per VNF instance from the flavour's
     C(BaseHOT/<flavourId>/) template (nested templates from C(nested/)), one Heat resource per VNFC
     (Tacker's StandardUserData: C(VDU1-0), C(VDU1-1), ... with the C(nfv) parameter indexed the same way).
@@ -71,8 +73,74 @@ options:
         exists and is not this instance's is refused."
       - "OpenStack: C(extVirtualLinks), C(extManagedVirtualLinks) and C(additionalParams.nfv) (a JSON
         Merge Patch of the stack's C(nfv) parameter) shape the stack, see the description."
+      - The fields below are those most often set; the module validates the whole body itself against SOL003
+        before anything is written, and an error names the field (C(extVirtualLinks[0].extCps[1].cpdId)).
     type: dict
     required: true
+    suboptions:
+      flavourId:
+        description:
+          - The deployment flavour of the VNFD to instantiate (C(tosca.nodes.nfv.VNF) C(flavour_id)).
+        type: str
+        required: true
+      instantiationLevelId:
+        description:
+          - The instantiation level of the flavour; it sets each VDU's replicas (Kubernetes) or VNFC count (OpenStack).
+          - When not set, the flavour's default level, else each VDU's initial delta.
+        type: str
+      extVirtualLinks:
+        description:
+          - "OpenStack: the external virtual links, each C(id), C(resourceId) (the Neutron network) and C(extCps):
+            C(cpdId) and C(cpConfig) with C(cpProtocolData) (fixed IPs, subnets) or C(linkPortId) (a port of
+            C(extLinkPorts))."
+        type: list
+        elements: dict
+      extManagedVirtualLinks:
+        description:
+          - "OpenStack: networks the VNFM does not create, each C(id), C(vnfVirtualLinkDescId) (the VNFD's VL) and
+            C(resourceId) (the Neutron network that replaces the template's own)."
+        type: list
+        elements: dict
+      vimConnectionInfo:
+        description:
+          - The VIM connections, a map from id to C(vimType), C(interfaceInfo) and C(accessInfo) (or a list of them
+            with an C(id)), as Tacker takes them. An entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) selects
+            OpenStack and, without O(cloud) or O(auth), gives the connection (C(interfaceInfo.endpoint),
+            C(accessInfo.username), C(password), C(project), C(projectDomain), C(userDomain), C(region)).
+          - C(accessInfo) is never returned nor stored with its secrets, and its secrets are masked in all output.
+        type: raw
+      additionalParams:
+        description:
+          - Parameters of the VNF provider and the VNFM.
+        type: dict
+        suboptions:
+          namespace:
+            description:
+              - "Kubernetes: the namespace of the CNF; else the one namespace the def files agree on, else the
+                kubeconfig context's, else C(default)."
+            type: str
+          lcm-kubernetes-def-files:
+            description:
+              - "Kubernetes: the def files to create, paths inside the package (C(Files/kubernetes/deployment.yaml))."
+            type: list
+            elements: str
+          nfv:
+            description:
+              - "OpenStack: a JSON Merge Patch (RFC 7396) of the stack's C(nfv) parameter (C(VDU), C(CP) sections),
+                applied last."
+            type: dict
+      extensions:
+        description:
+          - The VNF's extensions (C(VnfInstance.extensions)).
+        type: dict
+      vnfConfigurableProperties:
+        description:
+          - The VNF's configurable properties (C(VnfInstance.vnfConfigurableProperties)).
+        type: dict
+      localizationLanguage:
+        description:
+          - The localization language of the VNF.
+        type: str
   vnf_instance_name:
     description:
       - The name of the VNF instance (C(vnfInstanceName)); the key that makes re-runs idempotent.
@@ -106,6 +174,7 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:

@@ -82,6 +82,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.no_diff

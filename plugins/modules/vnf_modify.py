@@ -37,14 +37,56 @@ description:
     FAILED_TEMP operation can be rolled back with M(nfv.vnflcm.vnf_lcm_op_occ). It is deleted
     when the operation completes, is rolled back or is failed.
   - A re-run with nothing left to change changes nothing (C(changed=false)).
+  - The module runs on Kubernetes only. It takes the OpenStack options too, so that C(module_defaults) for the
+    C(group/nfv.vnflcm.vnflcm) action group apply to every module of the collection; when they select the
+    OpenStack VIM (see O(vim_type)) it fails before it connects, saying so. On OpenStack the change of VNF
+    package is M(nfv.vnflcm.vnf_change_pkg).
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
   request:
     description:
       - The VnfInfoModificationRequest body.
+      - The fields below are those most often set; the module validates the whole body itself (SOL003), naming the
+        field at fault.
     type: dict
     required: true
+    suboptions:
+      vnfInstanceName:
+        description:
+          - The new name of the instance, at most 255 characters.
+        type: str
+      vnfInstanceDescription:
+        description:
+          - The new description, at most 1024 characters.
+        type: str
+      vnfdId:
+        description:
+          - The VNFD of O(package); a new one on an instantiated CNF is the container update (see the description).
+        type: str
+      metadata:
+        description:
+          - A JSON Merge Patch of C(VnfInstance.metadata). C(configmap_secret_paths) lists ConfigMap/Secret def files
+            of the new package (Tacker's form; optional, they are found by content).
+        type: dict
+      extensions:
+        description:
+          - A JSON Merge Patch of C(VnfInstance.extensions).
+        type: dict
+      vnfConfigurableProperties:
+        description:
+          - A JSON Merge Patch of C(VnfInstance.vnfConfigurableProperties).
+        type: dict
+      vimConnectionInfo:
+        description:
+          - A JSON Merge Patch of the instance's VIM connections (an entry set to null is removed). Their C(accessInfo)
+            is never returned nor stored with its secrets, and its secrets are masked in all output.
+        type: raw
+      vimConnectionInfoDeleteIds:
+        description:
+          - Ids of VIM connections to remove.
+        type: list
+        elements: str
   package:
     description:
       - The VNF package (CSAR directory or zip) of the new C(vnfdId); required when C(vnfdId) changes.
@@ -59,6 +101,8 @@ options:
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
 attributes:
@@ -158,7 +202,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 def main():
     module_main("modify", {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
                            "delete_removed": {"type": "bool", "default": False}},
-                ("kubernetes", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+                ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ description:
     and not needed (for example a management-driver script that a VNFM injects at build time)
     is a warning.
   - Runs on the controller or target host; it never contacts a VIM. It accepts the connection
-    options only so that C(module_defaults) for the C(group/nfv.vnflcm.vnflcm) action group
-    apply to every module of the collection; it ignores them.
+    options of both VIMs only so that C(module_defaults) for the C(group/nfv.vnflcm.vnflcm) action
+    group apply to every module of the collection; it ignores them (secrets in them are still
+    masked in its output).
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -44,6 +45,8 @@ options:
     choices: [instantiate, scale, heal, modify, change_vnfpkg, terminate]
 extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:
@@ -143,7 +146,7 @@ def main():
             "flavour_id": {"type": "str"},
             "operation": {"type": "str", "choices": ["instantiate", "scale", "heal", "modify", "change_vnfpkg", "terminate"]},
         },
-        arg_groups=("kubernetes",),
+        arg_groups=("kubernetes", "openstack"),
         supports_check_mode=True,
     )
     module.require("PyYAML", HAS_YAML, YAML_IMPORT_ERROR)

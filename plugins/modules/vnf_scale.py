@@ -20,10 +20,9 @@ description:
     the new VNFCs. The namespace is the one stored at instantiation."
   - A scale always changes the level, so re-running the same task scales again, as SOL003
     defines; use check mode to see the plan first.
-  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
-    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
-    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
-    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
   - "OpenStack: the stack is updated (PATCH, existing parameters kept) with one more C(<VDU>-<index>)
     resource per added VNFC (the next free index), or without the newest ones on scale-in; the record's
     VNFCs follow. Check mode shows what Heat would add or delete (a stack update preview)."
@@ -34,12 +33,35 @@ options:
     description:
       - The ScaleVnfRequest body, C(type) (V(SCALE_OUT) or V(SCALE_IN)), C(aspectId) and
         C(numberOfSteps) (default 1).
+      - The module validates the body itself (SOL003), naming the field at fault.
     type: dict
     required: true
+    suboptions:
+      type:
+        description:
+          - Whether to add (V(SCALE_OUT)) or remove (V(SCALE_IN)) VNFCs.
+        type: str
+        required: true
+        choices: [SCALE_OUT, SCALE_IN]
+      aspectId:
+        description:
+          - The scaling aspect of the VNFD's flavour (C(tosca.policies.nfv.ScalingAspects)).
+        type: str
+        required: true
+      numberOfSteps:
+        description:
+          - How many steps of the aspect; the new level must lie within 0 and the aspect's C(max_scale_level).
+        type: int
+        default: 1
+      additionalParams:
+        description:
+          - Parameters for the VNFM, kept in the operation occurrence.
+        type: dict
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.full

@@ -22,10 +22,9 @@ description:
     gone is recorded C(FAILED_TEMP) on the way). Kubernetes: after an instantiate that was failed (C(fail), not
     rolled back), the instance is NOT_INSTANTIATED but its record lists what that instantiate may have created;
     terminate deletes those of them that carry the instance's label."
-  - "The VIM: OpenStack when O(cloud) or O(auth) is set, or (instantiate) when the request's
-    C(vimConnectionInfo) has an entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) (Tacker's form:
-    C(interfaceInfo.endpoint), C(accessInfo.username/password/project/projectDomain/userDomain/region));
-    Kubernetes otherwise. Module options win over C(accessInfo)."
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
   - "OpenStack: C(GRACEFUL) first stops the servers (waiting up to C(gracefulTerminationTimeout)
     seconds), C(FORCEFUL) does not; then the stack is deleted and the module waits until it is gone.
     The record lives in the stack, so it goes with it; the result still returns the final VnfInstance
@@ -37,11 +36,27 @@ options:
     description:
       - The TerminateVnfRequest body, C(terminationType) V(GRACEFUL) (default) or V(FORCEFUL),
         and C(gracefulTerminationTimeout) in seconds (the pods' grace period).
+      - The module validates the body itself (SOL003), naming the field at fault.
     type: dict
+    suboptions:
+      terminationType:
+        description:
+          - V(GRACEFUL) lets the VNFCs stop (pods' grace period, servers stopped first on OpenStack); V(FORCEFUL) does not.
+        type: str
+        choices: [GRACEFUL, FORCEFUL]
+      gracefulTerminationTimeout:
+        description:
+          - Seconds a V(GRACEFUL) termination gives the VNFCs to stop.
+        type: int
+      additionalParams:
+        description:
+          - Parameters for the VNFM, kept in the operation occurrence.
+        type: dict
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
   - nfv.vnflcm.wait
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.full

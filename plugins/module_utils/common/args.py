@@ -1,36 +1,97 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Option groups shared by the modules; each mirrors one doc fragment in plugins/doc_fragments."""
+"""Option groups shared by the modules; each mirrors one doc fragment in plugins/doc_fragments.
+
+The connection options have the names, aliases and environment variables of kubernetes.core 6.x
+(``args_common.AUTH_ARG_SPEC`` and ``k8s/client.py``) and openstack.cloud 2.x
+(``openstack_full_argument_spec``), so that ``module_defaults`` and AWX credentials written for
+those collections carry over. The README's "Connection options compared" table lists each one.
+"""
 
 from __future__ import annotations
 
-from ansible.module_utils.basic import env_fallback
+import base64
+import binascii
+import re
 
-# Same names, aliases and K8S_AUTH_* fallbacks as kubernetes.core, so module_defaults carry over.
-K8S_AUTH_ARG_SPEC = {
-    "kubeconfig": {"type": "raw", "fallback": (env_fallback, ["K8S_AUTH_KUBECONFIG"])},
-    "context": {"type": "str", "fallback": (env_fallback, ["K8S_AUTH_CONTEXT"])},
-    "host": {"type": "str", "fallback": (env_fallback, ["K8S_AUTH_HOST"])},
-    "api_key": {"type": "str", "no_log": True, "fallback": (env_fallback, ["K8S_AUTH_API_KEY"])},
-    "validate_certs": {"type": "bool", "aliases": ["verify_ssl"], "fallback": (env_fallback, ["K8S_AUTH_VERIFY_SSL"])},
-    "ca_cert": {"type": "path", "aliases": ["ssl_ca_cert"], "fallback": (env_fallback, ["K8S_AUTH_SSL_CA_CERT"])},
-    "client_cert": {"type": "path", "aliases": ["cert_file"], "fallback": (env_fallback, ["K8S_AUTH_CERT_FILE"])},
-    "client_key": {"type": "path", "aliases": ["key_file"], "no_log": False, "fallback": (env_fallback, ["K8S_AUTH_KEY_FILE"])},
+# Options both anchors have, under the same name, each for its own VIM: here they apply to the VIM
+# the module talks to (doc fragment `vim`). The aliases are the union of both anchors'.
+VIM_SHARED_ARG_SPEC = {
+    "vim_type": {"type": "str", "choices": ["kubernetes", "openstack"]},
+    "validate_certs": {"type": "bool", "aliases": ["verify_ssl", "verify"]},
+    "ca_cert": {"type": "path", "aliases": ["ssl_ca_cert", "cacert"]},
+    "client_cert": {"type": "path", "aliases": ["cert_file", "cert"]},
+    # openstack.cloud marks client_key no_log; kubernetes.core does not. The stricter one wins.
+    "client_key": {"type": "path", "aliases": ["key_file", "key"], "no_log": True},
 }
 
-# As openstack.cloud: `cloud` is a clouds.yaml entry name or a full cloud dict.
+K8S_PROXY_HEADERS_SPEC = {
+    "proxy_basic_auth": {"type": "str", "no_log": True},
+    "basic_auth": {"type": "str", "no_log": True},
+    "user_agent": {"type": "str"},
+}
+
+# kubernetes.core's AUTH_ARG_SPEC. The kubeconfig is not no_log (kubernetes.core 6 reverted that: it
+# hid every value of the results that happened to equal a kubeconfig string); the secrets inside a
+# kubeconfig dict are masked by value instead (kubeconfig_secrets below).
+K8S_AUTH_ARG_SPEC = {
+    "kubeconfig": {"type": "raw"},
+    "context": {"type": "str"},
+    "host": {"type": "str"},
+    "api_key": {"type": "str", "no_log": True},
+    "username": {"type": "str"},
+    "password": {"type": "str", "no_log": True},
+    "proxy": {"type": "str"},
+    "no_proxy": {"type": "str"},
+    "proxy_headers": {"type": "dict", "options": K8S_PROXY_HEADERS_SPEC},
+    "persist_config": {"type": "bool"},
+    "impersonate_user": {"type": "str"},
+    "impersonate_groups": {"type": "list", "elements": "str"},
+}
+
+# The environment variables kubernetes.core reads for an option that is not set (its
+# _create_auth_spec: K8S_AUTH_<option>, then K8S_AUTH_<kubernetes client attribute>). They are read
+# when the client is built (k8s/client.py), as kubernetes.core does, not through the argument spec:
+# the TLS options share their names with OpenStack's, and K8S_AUTH_SSL_CA_CERT must never reach
+# openstacksdk.
+K8S_AUTH_ENV = {
+    "kubeconfig": ("K8S_AUTH_KUBECONFIG",),
+    "context": ("K8S_AUTH_CONTEXT",),
+    "host": ("K8S_AUTH_HOST",),
+    "api_key": ("K8S_AUTH_API_KEY",),
+    "username": ("K8S_AUTH_USERNAME",),
+    "password": ("K8S_AUTH_PASSWORD",),
+    "validate_certs": ("K8S_AUTH_VALIDATE_CERTS", "K8S_AUTH_VERIFY_SSL"),
+    "ca_cert": ("K8S_AUTH_CA_CERT", "K8S_AUTH_SSL_CA_CERT"),
+    "client_cert": ("K8S_AUTH_CLIENT_CERT", "K8S_AUTH_CERT_FILE"),
+    "client_key": ("K8S_AUTH_CLIENT_KEY", "K8S_AUTH_KEY_FILE"),
+    "proxy": ("K8S_AUTH_PROXY",),
+    "no_proxy": ("K8S_AUTH_NO_PROXY",),
+    "persist_config": ("K8S_AUTH_PERSIST_CONFIG",),
+    "impersonate_user": ("K8S_AUTH_IMPERSONATE_USER",),
+    "impersonate_groups": ("K8S_AUTH_IMPERSONATE_GROUPS",),
+}
+K8S_PROXY_HEADERS_ENV = {key: "K8S_AUTH_PROXY_HEADERS_" + key.upper() for key in K8S_PROXY_HEADERS_SPEC}
+
+# openstack.cloud's openstack_full_argument_spec, less what is shared above and what the wait group
+# has (wait, and timeout as an alias of wait_timeout). openstacksdk itself reads OS_CLOUD, OS_AUTH_URL
+# and the other OS_* variables, and OS_CLIENT_CONFIG_FILE for clouds.yaml, when no cloud is given.
 OPENSTACK_AUTH_ARG_SPEC = {
     "cloud": {"type": "raw"},
     "auth": {"type": "dict", "no_log": True},
     "auth_type": {"type": "str"},
     "region_name": {"type": "str"},
     "interface": {"type": "str", "default": "public", "choices": ["admin", "internal", "public"], "aliases": ["endpoint_type"]},
+    "api_timeout": {"type": "int"},
+    "sdk_log_path": {"type": "path"},
+    "sdk_log_level": {"type": "str", "default": "INFO", "choices": ["INFO", "DEBUG"]},
 }
 
 WAIT_ARG_SPEC = {
     "wait": {"type": "bool", "default": True},
-    "wait_timeout": {"type": "int", "default": 600},
+    # `timeout` is openstack.cloud's name for it.
+    "wait_timeout": {"type": "int", "default": 600, "aliases": ["timeout"]},
     "wait_sleep": {"type": "int", "default": 2},
     "lease_seconds": {"type": "int", "default": 120},
 }
@@ -43,17 +104,11 @@ INSTANCE_ARG_SPEC = {
 }
 
 ARG_GROUPS = {
-    "kubernetes": K8S_AUTH_ARG_SPEC,
-    "openstack": OPENSTACK_AUTH_ARG_SPEC,
+    "kubernetes": dict(VIM_SHARED_ARG_SPEC, **K8S_AUTH_ARG_SPEC),
+    "openstack": dict(VIM_SHARED_ARG_SPEC, **OPENSTACK_AUTH_ARG_SPEC),
     "wait": WAIT_ARG_SPEC,
     "instance": INSTANCE_ARG_SPEC,
 }
-
-# Keys of an in-memory kubeconfig or cloud dict whose values are secrets.
-SENSITIVE_KEYS = frozenset(
-    ["token", "password", "client-key-data", "api_key", "application_credential_secret", "secret", "bearer_token", "access-token",
-     "client_secret"]
-)
 
 
 def merge_arg_groups(argument_spec, groups):
@@ -65,25 +120,100 @@ def merge_arg_groups(argument_spec, groups):
     return merged
 
 
+# ---------------------------------------------------------------------------------------------
+# Secrets inside option values (kubeconfig and cloud dicts, auth, requests): found by key, so that
+# AnsibleModule.no_log_values masks them wherever they would appear in the output.
+
+# Keys (lower case, '-' as '_') whose value is a credential wherever it sits: kubeconfig users
+# (token, password, client-key-data, OIDC/azure/gcp auth-provider id-token, refresh-token,
+# access-token, client-secret), clouds.yaml / auth (password, token, application_credential_secret),
+# Tacker accessInfo (bearer_token, client_secret, password), vdu_params (password).
+SECRET_KEY_WORDS = ("password", "passwd", "secret", "token", "api_key", "apikey", "passcode", "private_key")
+SECRET_KEYS = frozenset(["client_key_data", "client_certificate_data", "certificate_authority_data", "key_data", "credential"])
+# Keys that name secrets without being one.
+NOT_SECRET_KEYS = frozenset(["token_file", "token_key", "token_type", "token_url", "token_endpoint", "password_file", "secret_ref",
+                             "secret_name", "expiry_key"])
+# An exec plugin's environment holds secrets and settings alike (AWS_SECRET_ACCESS_KEY, AWS_PROFILE):
+# every value is masked, but not those too short to be a credential, which would mask every "1" or
+# "on" of the results.
+MIN_ENV_SECRET = 4
+# A URL's user:password@ part (a proxy, an interfaceInfo endpoint).
+URL_PASSWORD = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@:\s]*:([^/@\s]+)@", re.IGNORECASE)
+MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+
+
+def is_secret_key(key):
+    if not isinstance(key, str):
+        return False
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key).lower().replace("-", "_")
+    if name in NOT_SECRET_KEYS:
+        return False
+    return name in SECRET_KEYS or any(word in name for word in SECRET_KEY_WORDS)
+
+
+def is_env_secret(entry):
+    return isinstance(entry, dict) and entry.get("value") is not None and len(str(entry["value"])) >= MIN_ENV_SECRET
+
+
 def sensitive_values(value):
-    """Every secret-looking leaf in a nested dict/list (for AnsibleModule.no_log_values)."""
+    """Every secret leaf of a nested dict/list (for AnsibleModule.no_log_values).
+
+    A leaf is secret when its key says so (is_secret_key), when it is the ``value`` of an ``env`` entry
+    (a kubeconfig exec plugin's environment: AWS keys, tokens), or when it is the password of a URL.
+    """
     found = set()
     if isinstance(value, dict):
         for key, item in value.items():
-            if key in SENSITIVE_KEYS and isinstance(item, str) and item:
-                found.add(item)
+            if is_secret_key(key) and isinstance(item, (str, int)) and not isinstance(item, bool) and str(item):
+                found.add(str(item))
+            elif key == "env" and isinstance(item, list):
+                found |= {str(entry["value"]) for entry in item if is_env_secret(entry)}
             else:
                 found |= sensitive_values(item)
     elif isinstance(value, list):
         for item in value:
             found |= sensitive_values(item)
+    elif isinstance(value, str):
+        match = URL_PASSWORD.match(value)
+        if match:
+            found.add(match.group(1))
     return found
 
 
-def masked_secrets(value, mask="VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"):
-    """A copy of ``value`` with every secret-looking leaf replaced by ``mask`` (for what is stored or returned)."""
+def no_log_strings(secrets):
+    """``secrets`` plus the forms they may take in output: base64 (a Secret's data, a basic-auth
+    header) and, for the base64 ``*-data`` of a kubeconfig, the decoded text (a PEM key)."""
+    strings = set()
+    for secret in secrets:
+        if not secret:
+            continue
+        strings.add(secret)
+        strings.add(base64.b64encode(secret.encode("utf-8")).decode("ascii"))
+        try:
+            decoded = base64.b64decode(secret, validate=True).decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            continue
+        # Short decodings of a word that happens to be base64 ("abcd") would mask unrelated text.
+        if len(decoded) >= 16:
+            strings.add(decoded)
+    return strings
+
+
+def masked_secrets(value, mask=MASK):
+    """A copy of ``value`` with every secret leaf (sensitive_values) replaced by ``mask`` (for what is stored or returned)."""
     if isinstance(value, dict):
-        return {key: mask if key in SENSITIVE_KEYS and isinstance(item, str) and item else masked_secrets(item, mask) for key, item in value.items()}
+        masked = {}
+        for key, item in value.items():
+            if is_secret_key(key) and isinstance(item, (str, int)) and not isinstance(item, bool) and str(item):
+                masked[key] = mask
+            elif key == "env" and isinstance(item, list):
+                masked[key] = [dict(entry, value=mask) if is_env_secret(entry) else entry for entry in item]
+            else:
+                masked[key] = masked_secrets(item, mask)
+        return masked
     if isinstance(value, list):
         return [masked_secrets(item, mask) for item in value]
+    if isinstance(value, str) and URL_PASSWORD.match(value):
+        match = URL_PASSWORD.match(value)
+        return value[:match.start(1)] + mask + value[match.end(1):]
     return value

@@ -5,11 +5,51 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import merge_arg_groups, sensitive_values
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, merge_arg_groups, no_log_strings, sensitive_values
+
+# Options whose values may hold a secret that no_log on the option cannot see: a kubeconfig or cloud
+# dict, a SOL003 request (vimConnectionInfo.accessInfo, vdu_params), a proxy URL with a password.
+OPTIONS_WITH_SECRETS = ("kubeconfig", "cloud", "auth", "request", "proxy", "proxy_headers")
+# Environment variables the clients read credentials from (K8S_AUTH_API_KEY, OS_PASSWORD, ...).
+CREDENTIAL_ENV_PREFIXES = ("K8S_AUTH_", "OS_")
+
+# Credentials the clients resolve at run time (a kubeconfig file's token, a clouds.yaml password, a
+# Keystone token): masked in whatever the module returns, as the options' own secrets are.
+_RUNTIME_SECRETS = set()
+
+
+def hide_in_output(*values):
+    """Never print these values (nor their base64) in a result or an error of this module run."""
+    _RUNTIME_SECRETS.update(no_log_strings(str(value) for value in values if value))
+
+
+def is_credential_variable(name):
+    # K8S_AUTH_PROXY_HEADERS_BASIC_AUTH holds "user:password".
+    return is_secret_key(name) or name.endswith("BASIC_AUTH")
+
+
+def option_secrets(params):
+    """What no_log on the options cannot see: secrets inside their values, and in the credential variables."""
+    secrets = set()
+    for option in OPTIONS_WITH_SECRETS:
+        secrets |= sensitive_values(params.get(option))
+    secrets |= {value for name, value in os.environ.items() if name.startswith(CREDENTIAL_ENV_PREFIXES) and is_credential_variable(name)}
+    secrets |= sensitive_values(os.environ.get("K8S_AUTH_PROXY"))
+    return no_log_strings(secrets)
+
+
+class SecretMaskingModule(AnsibleModule):
+    """AnsibleModule masking the secrets inside option values from the moment it reads its arguments: an
+    argument error (an unknown option, a wrong type) fails inside AnsibleModule() and prints them too."""
+
+    def _load_params(self):
+        super()._load_params()
+        self.no_log_values.update(option_secrets(self.params))
 
 
 class VnfLcmModule:
@@ -20,11 +60,7 @@ class VnfLcmModule:
     """
 
     def __init__(self, argument_spec, arg_groups=(), **kwargs):
-        self._module = AnsibleModule(argument_spec=merge_arg_groups(argument_spec, arg_groups), **kwargs)
-        # In-memory kubeconfig / cloud dicts and SOL003 requests (vimConnectionInfo.accessInfo)
-        # carry tokens that no_log on the option cannot see.
-        for option in ("kubeconfig", "cloud", "request"):
-            self._module.no_log_values.update(sensitive_values(self._module.params.get(option)))
+        self._module = SecretMaskingModule(argument_spec=merge_arg_groups(argument_spec, arg_groups), **kwargs)
 
     @property
     def params(self):
@@ -47,10 +83,12 @@ class VnfLcmModule:
             self._module.fail_json(msg=missing_required_lib(library), exception=import_error)
 
     def exit_json(self, **result):
+        self._module.no_log_values.update(_RUNTIME_SECRETS)
         self._module.exit_json(**without_credentials(result))
 
     def fail_from_error(self, error):
         """The only way a collection error leaves a module: message plus any partial result."""
+        self._module.no_log_values.update(_RUNTIME_SECRETS)
         result = without_credentials(dict(error.result))
         result.pop("msg", None)
         result.pop("changed", None)

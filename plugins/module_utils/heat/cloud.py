@@ -14,6 +14,8 @@ import contextlib
 import traceback
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, sensitive_values
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError, VnfLcmError
 
 try:
@@ -39,8 +41,6 @@ ACCESS_INFO_AUTH = (
     ("projectDomain", "project_domain_name"),
     ("userDomain", "user_domain_name"),
 )
-# What the record may keep of an accessInfo: never a password or token (the record is readable by the project).
-ACCESS_INFO_SECRETS = ("password", "token", "bearer_token", "client_secret", "application_credential_secret")
 
 
 def is_openstack_vim(vim):
@@ -54,20 +54,42 @@ def openstack_vim(request):
     return next((vim for vim in items if is_openstack_vim(vim)), None)
 
 
+# Module options -> openstack.connect keyword arguments (openstack.cloud's openstack_cloud_from_module).
+CONNECT_OPTIONS = (
+    ("auth", "auth"),
+    ("auth_type", "auth_type"),
+    ("region_name", "region_name"),
+    ("validate_certs", "verify"),
+    ("ca_cert", "cacert"),
+    ("client_cert", "cert"),
+    ("client_key", "key"),
+    ("api_timeout", "api_timeout"),
+)
+
+
 def connection_options(params, vim=None):
     """keyword arguments for ``openstack.connect`` from module params, else from a vimConnectionInfo entry.
 
     Module options win: they are how the controller reaches the cloud. ``vim`` fills in when they are absent.
+    With neither ``cloud`` nor ``auth``, openstacksdk reads OS_CLOUD / OS_* and clouds.yaml itself.
+    A ``cloud`` dict is completed by the other options; one that sets an option differently is an
+    error (openstack.cloud refuses any option next to a cloud dict; a silent choice would be worse).
     """
     cloud = params.get("cloud")
     options = {"interface": params.get("interface") or "public"}
+    given = {target: params[source] for source, target in CONNECT_OPTIONS if params.get(source) is not None}
     if isinstance(cloud, dict):
+        for key, value in given.items():
+            if key in cloud and cloud[key] != value:
+                raise ValidationError("module options", "cloud",
+                                      "the cloud dict sets {0} and the option {1} sets it differently: give it once".format(
+                                          key, dict((t, s) for s, t in CONNECT_OPTIONS)[key]))
+        if params.get("interface") not in (None, "public") and cloud.get("interface") not in (None, params["interface"]):
+            raise ValidationError("module options", "cloud", "the cloud dict sets interface and the option interface sets it differently: give it once")
         options.update(cloud)
     elif cloud:
         options["cloud"] = cloud
-    for key in ("auth", "auth_type", "region_name"):
-        if params.get(key):
-            options[key] = params[key]
+    options.update(given)
     if not (cloud or params.get("auth")) and vim:
         options.update(vim_options(vim))
     return options
@@ -95,7 +117,8 @@ def recordable_vim(vim):
     """A vimConnectionInfo entry as the record keeps it: without secrets."""
     kept = dict(vim)
     if "accessInfo" in kept:
-        kept["accessInfo"] = {key: value for key, value in (kept["accessInfo"] or {}).items() if key not in ACCESS_INFO_SECRETS}
+        # What the record may keep of an accessInfo: never a password or token (the record is readable by the project).
+        kept["accessInfo"] = {key: value for key, value in (kept["accessInfo"] or {}).items() if not is_secret_key(key)}
     return kept
 
 
@@ -104,16 +127,29 @@ def recordable_vims(connections):
     return {vim_id: recordable_vim(vim) for vim_id, vim in connections.items()}
 
 
-# Seconds one API request may take: a peer that vanished must not hang an operation (openstack.cloud's api_timeout).
+# Seconds one API request may take when api_timeout is not set: a peer that vanished must not hang
+# an operation (openstack.cloud passes nothing then, and requests waits for ever).
 API_TIMEOUT = 120
 
 
 def connect(options):
-    """An authenticated openstacksdk Connection; VimError when keystone refuses."""
+    """An authenticated openstacksdk Connection; VimError when keystone refuses.
+
+    Whatever credentials openstacksdk resolved (clouds.yaml, secure.yaml, OS_* variables) and the
+    Keystone token are masked in the module's output.
+    """
     with sdk_errors("connect to", "the OpenStack cloud"):
         conn = openstack.connect(**dict({"api_timeout": API_TIMEOUT}, **options))
-        conn.authorize()
+        hide_in_output(*sensitive_values(getattr(conn.config, "config", None) or {}))
+        hide_in_output(conn.authorize())
     return conn
+
+
+def enable_sdk_logging(log_path, log_level):
+    """openstack.cloud's sdk_log_path / sdk_log_level: openstacksdk's log, HTTP requests included at DEBUG."""
+    if log_path:
+        debug = log_level == "DEBUG"
+        openstack.enable_logging(debug=debug, http_debug=debug, path=log_path)
 
 
 @contextlib.contextmanager

@@ -8,12 +8,15 @@ from __future__ import annotations
 import os
 import traceback
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ARG_SPEC, K8S_AUTH_ENV, K8S_PROXY_HEADERS_ENV, VIM_SHARED_ARG_SPEC
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 
 try:
     from kubernetes import client as k8s_client
     from kubernetes import config as k8s_config
     from kubernetes.config.config_exception import ConfigException
+    import urllib3
 
     HAS_KUBERNETES = True
     KUBERNETES_IMPORT_ERROR = None
@@ -21,33 +24,72 @@ except ImportError:
     HAS_KUBERNETES = False
     KUBERNETES_IMPORT_ERROR = traceback.format_exc()
 
-AUTH_OPTIONS = ("kubeconfig", "context", "host", "api_key", "validate_certs", "ca_cert", "client_cert", "client_key")
+# The options this client reads: kubernetes.core's connection options, and the TLS ones the VIMs share.
+AUTH_OPTIONS = tuple(VIM_SHARED_ARG_SPEC) + tuple(K8S_AUTH_ARG_SPEC)
+FALSE_STRINGS = ("0", "false", "no")
 
 
-def connection_options(params):
-    """The connection options out of a module's params (the rest of params is not the client's business)."""
-    return {name: params.get(name) for name in AUTH_OPTIONS}
+def connection_options(params, environ=None):
+    """The connection options out of a module's params, completed from K8S_AUTH_* as kubernetes.core does.
+
+    An option that is not set takes the first of its variables that is set (args.K8S_AUTH_ENV); a
+    boolean is false for 0/false/no (any case), a list is comma-separated.
+    """
+    environ = os.environ if environ is None else environ
+    options = {name: params.get(name) for name in AUTH_OPTIONS if name != "vim_type"}
+    for name, variables in K8S_AUTH_ENV.items():
+        if options.get(name) is not None:
+            continue
+        value = next((environ[variable] for variable in variables if environ.get(variable)), None)
+        if value is not None:
+            options[name] = from_environment(value, (VIM_SHARED_ARG_SPEC.get(name) or K8S_AUTH_ARG_SPEC[name])["type"])
+    headers = {key: value for key, value in (options.get("proxy_headers") or {}).items() if value is not None}
+    if not headers:
+        headers = {key: environ[variable] for key, variable in K8S_PROXY_HEADERS_ENV.items() if environ.get(variable)}
+    options["proxy_headers"] = headers or None
+    return options
+
+
+def from_environment(value, option_type):
+    if option_type == "bool":
+        return value.lower() not in FALSE_STRINGS
+    if option_type == "list":
+        return [item for item in value.split(",") if item]
+    return value
 
 
 def build_api_client(options):
     """An ``ApiClient`` and the kubeconfig context's namespace (or None).
 
-    A kubeconfig (path or dict) is loaded first, as kubernetes.core does; explicit options override
-    it. With neither kubeconfig nor host, the in-cluster config, then ~/.kube/config is tried.
+    As kubernetes.core: ``host`` with ``api_key``, with ``username``/``password``, or with
+    ``client_cert``/``client_key`` is enough on its own; otherwise a kubeconfig (path or dict) is loaded
+    first and explicit options override it. With neither kubeconfig nor host, the in-cluster config,
+    then ~/.kube/config is tried.
     """
     configuration = k8s_client.Configuration()
     namespace = None
     kubeconfig = options.get("kubeconfig")
     try:
-        if kubeconfig or not options.get("host"):
-            namespace = _load_kubeconfig(configuration, kubeconfig, options.get("context"))
+        if kubeconfig or options.get("context") or not self_sufficient(options):
+            namespace = _load_kubeconfig(configuration, kubeconfig, options.get("context"), options.get("persist_config"))
     except (ConfigException, OSError) as error:
         raise VimError("load", "kubeconfig", str(error)) from error
     _apply_overrides(configuration, options)
-    return k8s_client.ApiClient(configuration), namespace
+    client = k8s_client.ApiClient(configuration)
+    _impersonate(client, options.get("impersonate_user"), options.get("impersonate_groups"))
+    hide_in_output(*(configuration.api_key or {}).values())
+    hide_in_output(*(value.split(" ", 1)[-1] for value in (configuration.api_key or {}).values()))
+    return client, namespace
 
 
-def _load_kubeconfig(configuration, kubeconfig, context):
+def self_sufficient(options):
+    """Whether the options alone can authenticate to ``host`` (kubernetes.core's rule)."""
+    def given(*names):
+        return all(options.get(name) for name in names)
+    return given("host", "api_key") or given("host", "username", "password") or given("host", "client_cert", "client_key")
+
+
+def _load_kubeconfig(configuration, kubeconfig, context, persist_config=None):
     if isinstance(kubeconfig, dict):
         loader = k8s_config.kube_config.KubeConfigLoader(config_dict=kubeconfig, active_context=context)
     else:
@@ -55,7 +97,7 @@ def _load_kubeconfig(configuration, kubeconfig, context):
         if not kubeconfig and not os.path.exists(path) and "KUBERNETES_SERVICE_HOST" in os.environ:
             k8s_config.load_incluster_config(client_configuration=configuration)
             return _incluster_namespace()
-        loader = k8s_config.kube_config._get_kube_config_loader(filename=path, active_context=context)
+        loader = k8s_config.kube_config._get_kube_config_loader(filename=path, active_context=context, persist_config=bool(persist_config))
     loader.load_and_set(configuration)
     return (loader.current_context.get("context") or {}).get("namespace")
 
@@ -70,11 +112,49 @@ def _incluster_namespace():
 
 def _apply_overrides(configuration, options):
     if options.get("host"):
-        configuration.host = options["host"]
+        configuration.host = options["host"].rstrip("/")
     if options.get("api_key"):
         configuration.api_key = {"authorization": "Bearer " + options["api_key"]}
+    elif options.get("username") and options.get("password"):
+        # HTTP basic auth, as kubernetes.core means these options (the kubernetes client itself
+        # ignores Configuration.username/password: it only sends the authorization api key).
+        configuration.username, configuration.password = options["username"], options["password"]
+        configuration.api_key = {"authorization": configuration.get_basic_auth_token()}
     if options.get("validate_certs") is not None:
         configuration.verify_ssl = options["validate_certs"]
-    for option, attribute in (("ca_cert", "ssl_ca_cert"), ("client_cert", "cert_file"), ("client_key", "key_file")):
+    for option, attribute in (("ca_cert", "ssl_ca_cert"), ("client_cert", "cert_file"), ("client_key", "key_file"),
+                              ("proxy", "proxy"), ("no_proxy", "no_proxy")):
         if options.get(option):
             setattr(configuration, attribute, options[option])
+    if options.get("proxy_headers"):
+        configuration.proxy_headers = urllib3.util.make_headers(**options["proxy_headers"])
+
+
+class HeaderName(str):
+    """A header name that is a distinct dict key each time, so that one header can be sent once per
+    value (Impersonate-Group), as kubernetes.core does. urllib3 files headers under key.lower(): that
+    must be the same object on every call, or the header would be lost."""
+
+    _lower = None
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def lower(self):
+        if self._lower is None:
+            lowered = str.lower(self)
+            self._lower = self if str.__eq__(lowered, self) else HeaderName(lowered)
+        return self._lower
+
+
+def _impersonate(client, user, groups):
+    if user:
+        client.set_default_header("Impersonate-User", user)
+    for group in groups or ():
+        client.set_default_header(HeaderName("Impersonate-Group"), group)

@@ -3,13 +3,17 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One set of modules, two VIMs: which VIM an operation goes to, and the main() every LCM module calls.
 
-The VIM is OpenStack when the module gets openstack.cloud-style options (``cloud`` or ``auth``), or when
-the request's ``vimConnectionInfo`` has an entry of type ``ETSINFV.OPENSTACK_KEYSTONE.V_3``; else it
-is Kubernetes (runner.py, the CNF path), as before.
+The VIM comes from ``vim_type``, the request's ``vimConnectionInfo``, the options only one VIM takes
+(``cloud``, ``auth``, ... for OpenStack; ``kubeconfig``, ``host``, ... for Kubernetes), then the
+environment (OS_CLOUD / OS_AUTH_URL, K8S_AUTH_*); Kubernetes (runner.py, the CNF path) when nothing
+says otherwise. When two of them at the same step disagree, the module fails: see vim_of.
 """
 
 from __future__ import annotations
 
+import os
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ENV, K8S_PROXY_HEADERS_ENV
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, NotFoundError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
@@ -21,24 +25,73 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import l
 
 OPENSTACK = "openstack"
 KUBERNETES = "kubernetes"
-# Options of the Kubernetes group that select that VIM when set.
-KUBERNETES_SELECTORS = ("kubeconfig", "context", "host", "api_key")
+# Options (and the K8S_AUTH_* variables behind them) that only one VIM takes: setting one says which VIM
+# is meant. validate_certs, ca_cert, client_cert and client_key apply to either VIM, so they say nothing.
+KUBERNETES_SELECTORS = ("kubeconfig", "context", "host", "api_key", "username", "password", "proxy", "no_proxy",
+                        "proxy_headers", "persist_config", "impersonate_user", "impersonate_groups")
+OPENSTACK_SELECTORS = ("cloud", "auth", "auth_type", "region_name", "api_timeout", "sdk_log_path")
+# What an AWX OpenStack credential (OS_CLIENT_CONFIG_FILE + OS_CLOUD) or an openrc file sets.
+OPENSTACK_ENVIRONMENT = ("OS_CLOUD", "OS_AUTH_URL")
+AMBIGUOUS = "the VIM is ambiguous: {0}; set vim_type, or give the options of one VIM only"
 
 
-def vim_of(params):
-    """``openstack`` or ``kubernetes`` for these module params."""
-    if params.get("cloud") or params.get("auth"):
-        return OPENSTACK
-    request = params.get("request") or {}
+def vim_of(params, environ=None):
+    """``openstack`` or ``kubernetes`` for these module params; ValidationError when they do not say which.
+
+    In order: ``vim_type``; the request's ``vimConnectionInfo`` when it names one VIM type; the options
+    only one VIM takes; then the environment: K8S_AUTH_* (as options) or OS_CLOUD / OS_AUTH_URL. Both VIMs
+    at the same step is an error, never a choice.
+    """
+    environ = os.environ if environ is None else environ
+    requested = requested_vims(params)
+    chosen = params.get("vim_type")
+    if chosen:
+        if requested and chosen not in requested:
+            raise ValidationError("module options", "vim_type", "{0}, but request.vimConnectionInfo names {1} VIMs only".format(
+                chosen, " and ".join(sorted(requested))))
+        return chosen
+    given = {KUBERNETES: [name for name in KUBERNETES_SELECTORS if params.get(name) not in (None, "", [], {})],
+             OPENSTACK: [name for name in OPENSTACK_SELECTORS if params.get(name) not in (None, "", {})]}
+    if len(requested) == 1:
+        (target,) = requested
+        other = OPENSTACK if target == KUBERNETES else KUBERNETES
+        if given[other] and not given[target]:
+            raise ValidationError("module options", "request.vimConnectionInfo", "names a{0} {1} VIM, but {2} connection options are set ({3})".format(
+                "n" if target == OPENSTACK else "", LABELS[target], LABELS[other], ", ".join(given[other])))
+        return target
+    if given[KUBERNETES] and given[OPENSTACK]:
+        raise ValidationError("module options", "vim_type", AMBIGUOUS.format(
+            "Kubernetes options ({0}) and OpenStack options ({1}) are both set".format(", ".join(given[KUBERNETES]), ", ".join(given[OPENSTACK]))))
+    for target in (OPENSTACK, KUBERNETES):
+        if given[target]:
+            return target
+    kubernetes_variables = [variable for name in KUBERNETES_SELECTORS for variable in K8S_AUTH_ENV.get(name, ())]
+    from_environment = {KUBERNETES: [variable for variable in kubernetes_variables if environ.get(variable)],
+                        OPENSTACK: [variable for variable in OPENSTACK_ENVIRONMENT if environ.get(variable)]}
+    from_environment[KUBERNETES] += [variable for variable in K8S_PROXY_HEADERS_ENV.values() if environ.get(variable)]
+    if from_environment[KUBERNETES] and from_environment[OPENSTACK]:
+        raise ValidationError("module options", "vim_type", AMBIGUOUS.format("the environment has Kubernetes ({0}) and OpenStack ({1}) credentials".format(
+            ", ".join(from_environment[KUBERNETES]), ", ".join(from_environment[OPENSTACK]))))
+    return OPENSTACK if from_environment[OPENSTACK] else KUBERNETES
+
+
+LABELS = {OPENSTACK: "OpenStack", KUBERNETES: "Kubernetes"}
+
+
+def requested_vims(params):
+    """The VIM types the request's vimConnectionInfo names (Tacker's vimType values)."""
+    request = params.get("request")
     connections = request.get("vimConnectionInfo") if isinstance(request, dict) else None
-    if connections:
-        items = connections.values() if isinstance(connections, dict) else connections
-        types = {(item or {}).get("vimType") for item in items}
-        if types & set(cloud.OPENSTACK_VIM_TYPES):
-            if any(params.get(key) for key in KUBERNETES_SELECTORS):
-                raise ValidationError("module options", "request.vimConnectionInfo", "names an OpenStack VIM, but Kubernetes connection options are set")
-            return OPENSTACK
-    return KUBERNETES
+    if not connections:
+        return set()
+    items = connections.values() if isinstance(connections, dict) else connections
+    types = {(item or {}).get("vimType") for item in items if isinstance(item, dict) or item is None}
+    found = set()
+    if types & set(cloud.OPENSTACK_VIM_TYPES):
+        found.add(OPENSTACK)
+    if types & set(cloud.KUBERNETES_VIM_TYPES):
+        found.add(KUBERNETES)
+    return found
 
 
 def heat_vim(params):
@@ -47,6 +100,7 @@ def heat_vim(params):
     connections = (request or {}).get("vimConnectionInfo") or {}
     pairs = connections.items() if isinstance(connections, dict) else enumerate(connections)
     vim_id, vim = next(((key, value) for key, value in pairs if cloud.is_openstack_vim(value)), (None, None))
+    cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
     conn = cloud.connect(cloud.connection_options(params, vim))
     return vm.HeatVim(conn, vim_id, vim)
 
