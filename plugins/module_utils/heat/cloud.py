@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, sensitive_values
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
 
 try:
     import openstack
@@ -30,8 +31,6 @@ except ImportError:  # pragma: no cover - reported by the module through missing
     HAS_OPENSTACKSDK = False
     OPENSTACKSDK_IMPORT_ERROR = traceback.format_exc()
 
-OPENSTACK_VIM_TYPES = ("ETSINFV.OPENSTACK_KEYSTONE.V_3", "ETSINFV.OPENSTACK_KEYSTONE.v_3", "OPENSTACK_KEYSTONE.V_3")
-KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1")
 # accessInfo keys (Tacker) -> keystoneauth password plugin keys.
 ACCESS_INFO_AUTH = (
     ("username", "username"),
@@ -41,10 +40,6 @@ ACCESS_INFO_AUTH = (
     ("projectDomain", "project_domain_name"),
     ("userDomain", "user_domain_name"),
 )
-
-
-def is_openstack_vim(vim):
-    return (vim or {}).get("vimType") in OPENSTACK_VIM_TYPES
 
 
 def openstack_vim(request):

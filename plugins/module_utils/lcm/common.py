@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -50,3 +51,14 @@ def vnfc_changes(before, after_instance):
     changes += [dict(id=i, vduId=new[i]["vduId"], changeType="MODIFIED", computeResource=new[i]["computeResource"])
                 for i in new if i in old and old[i]["computeResource"] != new[i]["computeResource"]]
     return {"affectedVnfcs": changes}
+
+
+def waits(params):
+    """The wait options of a module's params."""
+    return Waits(params["wait"], params["wait_timeout"], params["wait_sleep"])
+
+
+def info_result(found, now):
+    """vnf_info's result from ``[(instance, op_occs)]``: a running op occ's lease says whether its runner is alive."""
+    return {"changed": False, "vnf_instances": [instance for instance, _op_occs in found],
+            "vnf_lcm_op_occs": [lease.with_status(item, now) for _instance, op_occs in found for item in op_occs]}

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""From module params to a finished operation: what every LCM module's main() calls."""
+"""The Kubernetes path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine, lease
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result, waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -23,10 +23,6 @@ def kube_api(params):
     """``(KubeApi, the namespace to look in)`` from the connection and instance options."""
     client, context_namespace = build_api_client(connection_options(params))
     return KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE
-
-
-def waits(params):
-    return Waits(params["wait"], params["wait_timeout"], params["wait_sleep"])
 
 
 def instantiate(params, check_mode=False, diff_mode=False):
@@ -121,17 +117,26 @@ def info(params, check_mode=False, diff_mode=False):
         found = [record[:2]] if record else []
     else:
         found = [(instance, op_occs) for instance, op_occs, _version in SecretRecordStore(api, namespace).list()]
-    return info_result(found)
-
-
-def info_result(found):
-    """vnf_info's result from ``[(instance, op_occs)]``: a running op occ's lease says whether its runner is alive."""
-    now = engine.utc_now()
-    return {"changed": False, "vnf_instances": [instance for instance, _op_occs in found],
-            "vnf_lcm_op_occs": [lease.with_status(item, now) for _instance, op_occs in found for item in op_occs]}
+    return info_result(found, engine.utc_now())
 
 
 def with_api_calls(result, api):
     """How many API calls the operation made (reads and writes): what the benchmarks compare."""
     result["api_calls"] = dict(api.calls)
     return result
+
+
+def run_for(operation):
+    """The Kubernetes run of an LCM module's operation: ``run(params, check_mode, diff_mode)``."""
+    if operation == "instantiate":
+        return instantiate
+    if operation == "change_pkg":
+        raise ValidationError("change_pkg", "vimConnectionInfo",
+                              "on Kubernetes the change of VNF package is vnf_modify with a new vnfdId and package (the container update)")
+    if operation in ("info", "modify", "op_occ"):
+        return {"info": info, "modify": modify, "op_occ": resume}[operation]
+    planner = {"scale": cnf.plan_scale, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]
+
+    def run(params, check_mode=False, diff_mode=False):
+        return on_instance(planner, params, check_mode, diff_mode, missing_ok=operation == "terminate")
+    return run

@@ -4,6 +4,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
@@ -31,11 +35,24 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
 
 
 def test_the_kubernetes_path_is_runners(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, runner, vim
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, runner
 
     seen = []
     monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False: seen.append((planner, missing_ok)))
-    vim.kubernetes_run("scale")({})
-    vim.kubernetes_run("terminate")({})
+    runner.run_for("scale")({})
+    runner.run_for("terminate")({})
     assert seen == [(cnf.plan_scale, False), (cnf.plan_terminate, True)]
-    assert vim.kubernetes_run("instantiate") is runner.instantiate and vim.kubernetes_run("info") is runner.info
+    assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is runner.info
+
+
+@pytest.mark.parametrize("imported, absent", [
+    ("lcm.vim", ("kubernetes", "openstack")),
+    ("lcm.runner", ("openstack",)),
+    ("lcm.heat_runner", ("kubernetes",)),
+])
+def test_a_module_call_imports_only_the_client_library_of_its_vim(imported, absent):
+    # A fresh interpreter: this one has imported both already.
+    code = "import sys; import ansible_collections.nfv.vnflcm.plugins.module_utils.{0}; print(sorted(set({1!r}) & set(sys.modules)))".format(
+        imported, absent)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -1,0 +1,114 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The OpenStack (Heat) path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here)."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result, waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
+
+
+def heat_vim(params):
+    """A connected vm.HeatVim from the params (and the request's OpenStack vimConnectionInfo, if any)."""
+    request = params.get("request") if isinstance(params.get("request"), dict) else {}
+    connections = (request or {}).get("vimConnectionInfo") or {}
+    pairs = connections.items() if isinstance(connections, dict) else enumerate(connections)
+    vim_id, vim = next(((key, value) for key, value in pairs if is_openstack_vim(value)), (None, None))
+    cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
+    conn = cloud.connect(cloud.connection_options(params, vim))
+    return vm.HeatVim(conn, vim_id, vim)
+
+
+def with_calls(result, vim):
+    result["api_calls"] = dict(vim.counter.calls)
+    return result
+
+
+def heat_locate(params):
+    """``(vim, store, (instance, op_occs, version))`` of the instance the params select; NotFoundError when none."""
+    vim = heat_vim(params)
+    store = HeatRecordStore(vim.stacks)
+    found = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    if found is None:
+        wanted = params.get("vnf_instance_id") or repr(params.get("vnf_instance_name"))
+        raise NotFoundError("VNF instance {0} in the Heat stacks of this project".format(wanted))
+    return vim, store, found
+
+
+def heat_resume(params, check_mode=False, diff_mode=False):
+    """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
+    vim, store, found = heat_locate(params)
+    event = params["action"]
+
+    def plan(failed, record):
+        planner = vm_change_pkg.plan_resume_change if failed["operation"] == vm_change_pkg.OPERATION else vm.plan_resume
+        return planner(vim, store, record, failed, event, waits(params))
+
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
+    return with_calls(result, vim)
+
+
+def heat_instantiate(params, check_mode=False, diff_mode=False):
+    vim = heat_vim(params)
+    # The module needs the VNFD and the BaseHOT only: hook scripts are the role's (they only warn here),
+    # and images come from Glance by name, not from the package.
+    with load_package(params["package"]) as package:
+        operation = vm.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
+                                        params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode)
+    return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
+def heat_on_instance(planner, missing_ok=False):
+    def run(params, check_mode=False, diff_mode=False):
+        try:
+            vim, store, found = heat_locate(params)
+        except NotFoundError as error:
+            if not missing_ok:
+                raise
+            return {"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}
+        operation = planner(vim, store, found, params.get("request"), waits(params), preview=check_mode or diff_mode)
+        return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+    return run
+
+
+def heat_change_pkg(params, check_mode=False, diff_mode=False):
+    vim, store, found = heat_locate(params)
+    with load_package(params["package"]) as package:
+        operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
+                                                  preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
+    return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
+def heat_info(params, check_mode=False, diff_mode=False):
+    vim = heat_vim(params)
+    store = HeatRecordStore(vim.stacks)
+    if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
+        record = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+        found = [record] if record else []
+    else:
+        found = store.list()
+    return info_result([(instance, op_occs) for instance, op_occs, _version in found], engine.utc_now())
+
+
+HEAT_RUNS = {
+    "instantiate": heat_instantiate,
+    "scale": heat_on_instance(vm.plan_scale),
+    "heal": heat_on_instance(vm.plan_heal),
+    "terminate": heat_on_instance(vm.plan_terminate, missing_ok=True),
+    "info": heat_info,
+    "op_occ": heat_resume,
+    "change_pkg": heat_change_pkg,
+}
+
+
+def run_for(operation):
+    """The Heat run of an LCM module's operation: ``run(params, check_mode, diff_mode)``."""
+    if operation not in HEAT_RUNS:
+        raise ValidationError(operation, "vimConnectionInfo", "this operation is not available on the OpenStack VIM yet")
+    return HEAT_RUNS[operation]
