@@ -155,28 +155,42 @@ def is_env_secret(entry):
     return isinstance(entry, dict) and entry.get("value") is not None and len(str(entry["value"])) >= MIN_ENV_SECRET
 
 
-def sensitive_values(value):
-    """Every secret leaf of a nested dict/list (for AnsibleModule.no_log_values).
+def is_secret_leaf(key, item):
+    return is_secret_key(key) and isinstance(item, (str, int)) and not isinstance(item, bool) and str(item) != ""
+
+
+def with_secrets_replaced(value, replace):
+    """A copy of ``value`` with every secret leaf ``secret`` replaced by ``replace(secret)`` (a string).
 
     A leaf is secret when its key says so (is_secret_key), when it is the ``value`` of an ``env`` entry
     (a kubeconfig exec plugin's environment: AWS keys, tokens), or when it is the password of a URL.
     """
-    found = set()
     if isinstance(value, dict):
+        replaced = {}
         for key, item in value.items():
-            if is_secret_key(key) and isinstance(item, (str, int)) and not isinstance(item, bool) and str(item):
-                found.add(str(item))
+            if is_secret_leaf(key, item):
+                replaced[key] = replace(str(item))
             elif key == "env" and isinstance(item, list):
-                found |= {str(entry["value"]) for entry in item if is_env_secret(entry)}
+                replaced[key] = [dict(entry, value=replace(str(entry["value"]))) if is_env_secret(entry) else entry for entry in item]
             else:
-                found |= sensitive_values(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= sensitive_values(item)
-    elif isinstance(value, str):
-        match = URL_PASSWORD.match(value)
-        if match:
-            found.add(match.group(1))
+                replaced[key] = with_secrets_replaced(item, replace)
+        return replaced
+    if isinstance(value, list):
+        return [with_secrets_replaced(item, replace) for item in value]
+    match = URL_PASSWORD.match(value) if isinstance(value, str) else None
+    if match:
+        return value[:match.start(1)] + replace(match.group(1)) + value[match.end(1):]
+    return value
+
+
+def sensitive_values(value):
+    """Every secret leaf of a nested dict/list (for AnsibleModule.no_log_values)."""
+    found = set()
+
+    def collect(secret):
+        found.add(secret)
+        return secret
+    with_secrets_replaced(value, collect)
     return found
 
 
@@ -200,20 +214,5 @@ def no_log_strings(secrets):
 
 
 def masked_secrets(value, mask=MASK):
-    """A copy of ``value`` with every secret leaf (sensitive_values) replaced by ``mask`` (for what is stored or returned)."""
-    if isinstance(value, dict):
-        masked = {}
-        for key, item in value.items():
-            if is_secret_key(key) and isinstance(item, (str, int)) and not isinstance(item, bool) and str(item):
-                masked[key] = mask
-            elif key == "env" and isinstance(item, list):
-                masked[key] = [dict(entry, value=mask) if is_env_secret(entry) else entry for entry in item]
-            else:
-                masked[key] = masked_secrets(item, mask)
-        return masked
-    if isinstance(value, list):
-        return [masked_secrets(item, mask) for item in value]
-    if isinstance(value, str) and URL_PASSWORD.match(value):
-        match = URL_PASSWORD.match(value)
-        return value[:match.start(1)] + mask + value[match.end(1):]
-    return value
+    """A copy of ``value`` with every secret leaf replaced by ``mask`` (for what is stored or returned)."""
+    return with_secrets_replaced(value, lambda _secret: mask)
