@@ -40,3 +40,32 @@ options:
     type: int
     default: 120
 """
+
+    # For the modules that only read (vnf_info, vnf_package_info): the same options, accepted so that
+    # module_defaults of the action group, which hold them for the operations, apply to every module, as
+    # openstack.cloud's info modules take wait and timeout.
+    READ_ONLY = r"""
+options:
+  wait:
+    description:
+      - Not used by this module, which only reads. Accepted so that C(module_defaults) for the
+        C(group/nfv.vnflcm.vnflcm) action group may hold the waiting options of the operations.
+    type: bool
+    default: true
+  wait_timeout:
+    description:
+      - Not used by this module (see O(wait)).
+    type: int
+    default: 600
+    aliases: [timeout]
+  wait_sleep:
+    description:
+      - Not used by this module (see O(wait)).
+    type: int
+    default: 2
+  lease_seconds:
+    description:
+      - Not used by this module (see O(wait)).
+    type: int
+    default: 120
+"""

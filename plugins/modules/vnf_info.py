@@ -29,6 +29,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
   - nfv.vnflcm.vim
+  - nfv.vnflcm.wait.read_only
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:
@@ -80,7 +81,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 
 def main():
-    module_main("info", {}, ("kubernetes", "openstack", "instance"))
+    module_main("info", {}, ("kubernetes", "openstack", "instance", "wait"))
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ description:
     and not needed (for example a management-driver script that a VNFM injects at build time)
     is a warning.
   - Runs on the controller or target host; it never contacts a VIM. It accepts the connection
-    options of both VIMs only so that C(module_defaults) for the C(group/nfv.vnflcm.vnflcm) action
-    group apply to every module of the collection; it ignores them (secrets in them are still
+    and waiting options of both VIMs only so that C(module_defaults) for the C(group/nfv.vnflcm.vnflcm)
+    action group apply to every module of the collection; it ignores them (secrets in them are still
     masked in its output).
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
@@ -47,6 +47,7 @@ extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
   - nfv.vnflcm.vim
+  - nfv.vnflcm.wait.read_only
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.info_module
 requirements:
@@ -146,7 +147,7 @@ def main():
             "flavour_id": {"type": "str"},
             "operation": {"type": "str", "choices": ["instantiate", "scale", "heal", "modify", "change_vnfpkg", "terminate"]},
         },
-        arg_groups=("kubernetes", "openstack"),
+        arg_groups=("kubernetes", "openstack", "wait"),
         supports_check_mode=True,
     )
     module.require("PyYAML", HAS_YAML, YAML_IMPORT_ERROR)
