@@ -88,6 +88,10 @@ class Progress(dict):
         if "instance" in self:
             self._keeper.checkpoint(self["instance"])
 
+    def release_record(self):
+        """The record is deleted with what the operation deletes next: its lease is renewed no more."""
+        self._keeper.release()
+
     def snapshot(self):
         return copy.deepcopy(dict(self))
 

@@ -210,6 +210,12 @@ class LeaseKeeper:
         with self._lock:
             self.store.delete(instance, self.version)
 
+    def release(self):
+        """Renew no more: the record goes with what the operation deletes next (a Heat stack), and writing it
+        there would fail and stop a run that is doing just what it should. A run killed from here leaves a
+        lease that expires, and the next call takes the op occ over."""
+        self.stop()
+
     def stop(self):
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():

@@ -441,6 +441,7 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
     def execute(progress):
         if graceful:
             stop_servers(vim, servers, request.get("gracefulTerminationTimeout", waits.timeout), progress)
+        progress.release_record()
         vim.stacks.delete(stack)
         vim.stacks.wait_deleted(stack, waits.timeout)
         result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
@@ -522,6 +523,7 @@ def _resume_instantiate(vim, store, found, params, event, waits):
         plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
 
         def rollback(progress):
+            progress.release_record()
             vim.stacks.delete(stack)
             vim.stacks.wait_deleted(stack, waits.timeout)
             progress["delete_record"] = True

@@ -143,3 +143,15 @@ def test_a_renewal_that_keeps_failing_gives_up_before_the_lease_runs_out():
     assert keeper._renew() is False and keeper.lost is None  # plenty of time left: try again later
     keeper.now = lambda: NOW + datetime.timedelta(seconds=45)
     assert keeper._renew() is True and "could not be renewed before it expired: connection reset" in keeper.lost
+
+
+def test_a_released_lease_is_renewed_no_more():
+    # Heat: the record goes with the stack that terminate deletes; a renewal while Heat deletes it would fail.
+    store = Store()
+    reasons = []
+    keeper = lease.LeaseKeeper(store, None, 3, now=lambda: NOW, interrupt=reasons.append, runner=RUNNER)
+    keeper.start({"id": "vnf"}, [{"id": "occ-1", "operationState": "PROCESSING"}])
+    keeper.release()
+    store.fail_with = OSError("The Stack could not be found")
+    threading.Event().wait(1.5)  # longer than one renewal interval (1 s for a 3 s lease)
+    assert keeper.renewals == 0 and not reasons and keeper.lost is None
