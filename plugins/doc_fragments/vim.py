@@ -17,7 +17,8 @@ options:
         (O(cloud), O(auth), O(auth_type), O(region_name), O(api_timeout), O(sdk_log_path) for OpenStack; O(kubeconfig),
         O(context), O(host), O(api_key), O(username), O(password), O(proxy), O(no_proxy), O(proxy_headers),
         O(persist_config), O(impersonate_user), O(impersonate_groups) for Kubernetes); the environment
-        (E(OS_CLOUD) or E(OS_AUTH_URL) for OpenStack, the E(K8S_AUTH_*) variables of those Kubernetes options);
+        (E(OS_CLOUD), E(OS_AUTH_URL) or E(OS_CLIENT_CONFIG_FILE), which is all an AWX OpenStack credential sets, for
+        OpenStack; the E(K8S_AUTH_*) variables of those Kubernetes options);
         else Kubernetes (E(KUBECONFIG), C(~/.kube/config), in-cluster)."
       - Options of both VIMs at the same step (for example O(kubeconfig) and O(cloud), or E(K8S_AUTH_HOST) and
         E(OS_CLOUD) with no option) are an error that names them, never a silent choice. Set O(vim_type) when both

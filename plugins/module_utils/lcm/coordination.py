@@ -164,7 +164,8 @@ def run_hook(hook, variables, timeout, runner=subprocess.run):
             json.dump({"vnflcm_coordination": variables, "ansible_python_interpreter": sys.executable}, handle)
         command = [playbook_command(), "-i", "localhost,", playbook, "-e", "@" + extra]
         try:
-            done = runner(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=max(1, timeout), check=False)
+            # In its own directory: the module's (the playbook's) may be gone by then, and ansible-playbook needs one.
+            done = runner(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=max(1, timeout), check=False, cwd=work)
         except subprocess.TimeoutExpired:
             raise OperationTimeout("coordination hook {0} for VNFC {1}".format(hook["name"], variables["vnfc"]["resource"]), timeout)
     if done.returncode != 0:

@@ -5,7 +5,7 @@
 
 The VIM comes from ``vim_type``, the request's ``vimConnectionInfo``, the options only one VIM takes
 (``cloud``, ``auth``, ... for OpenStack; ``kubeconfig``, ``host``, ... for Kubernetes), then the
-environment (OS_CLOUD / OS_AUTH_URL, K8S_AUTH_*); Kubernetes when nothing says otherwise. When two
+environment (OS_CLOUD / OS_AUTH_URL / OS_CLIENT_CONFIG_FILE, K8S_AUTH_*); Kubernetes when nothing says otherwise. When two
 of them at the same step disagree, the module fails: see vim_of. The Kubernetes path is runner.py, the
 Heat path heat_runner.py; only the one in use is imported.
 """
@@ -28,8 +28,9 @@ KUBERNETES = "kubernetes"
 KUBERNETES_SELECTORS = ("kubeconfig", "context", "host", "api_key", "username", "password", "proxy", "no_proxy",
                         "proxy_headers", "persist_config", "impersonate_user", "impersonate_groups")
 OPENSTACK_SELECTORS = ("cloud", "auth", "auth_type", "region_name", "api_timeout", "sdk_log_path")
-# What an AWX OpenStack credential (OS_CLIENT_CONFIG_FILE + OS_CLOUD) or an openrc file sets.
-OPENSTACK_ENVIRONMENT = ("OS_CLOUD", "OS_AUTH_URL")
+# What an openrc file (OS_AUTH_URL), a chosen cloud (OS_CLOUD) or an AWX OpenStack credential sets: AWX writes a
+# clouds.yaml with one cloud and sets OS_CLIENT_CONFIG_FILE only, and openstacksdk then uses that one cloud.
+OPENSTACK_ENVIRONMENT = ("OS_CLOUD", "OS_AUTH_URL", "OS_CLIENT_CONFIG_FILE")
 AMBIGUOUS = "the VIM is ambiguous: {0}; set vim_type, or give the options of one VIM only"
 
 
@@ -37,7 +38,8 @@ def vim_of(params, environ=None):
     """``openstack`` or ``kubernetes`` for these module params; ValidationError when they do not say which.
 
     In order: ``vim_type``; the request's ``vimConnectionInfo`` when it names one VIM type; the options
-    only one VIM takes; then the environment: K8S_AUTH_* (as options) or OS_CLOUD / OS_AUTH_URL. Both VIMs
+    only one VIM takes; then the environment: K8S_AUTH_* (as options) or OS_CLOUD / OS_AUTH_URL /
+    OS_CLIENT_CONFIG_FILE. Both VIMs
     at the same step is an error, never a choice.
     """
     environ = os.environ if environ is None else environ

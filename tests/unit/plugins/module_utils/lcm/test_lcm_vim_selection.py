@@ -12,7 +12,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import KUBERNET
 
 OPENSTACK_REQUEST = {"vimConnectionInfo": {"v": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3"}}}
 KUBERNETES_REQUEST = {"vimConnectionInfo": {"v": {"vimType": "kubernetes"}}}
-AWX_OPENSTACK = {"OS_CLIENT_CONFIG_FILE": "/runner/env/clouds.yaml", "OS_CLOUD": "devstack"}
+# AWX's OpenStack credential writes a clouds.yaml with the one cloud "devstack" and sets nothing else.
+AWX_OPENSTACK = {"OS_CLIENT_CONFIG_FILE": "/runner/env/clouds.yaml"}
 AWX_KUBERNETES = {"K8S_AUTH_HOST": "https://k8s:6443", "K8S_AUTH_API_KEY": "t", "K8S_AUTH_VERIFY_SSL": "true"}
 
 
@@ -27,7 +28,7 @@ AWX_KUBERNETES = {"K8S_AUTH_HOST": "https://k8s:6443", "K8S_AUTH_API_KEY": "t", 
     ({"impersonate_groups": ["g"]}, AWX_OPENSTACK, KUBERNETES),
     ({}, AWX_OPENSTACK, OPENSTACK),
     ({}, {"OS_AUTH_URL": "http://k/v3"}, OPENSTACK),
-    ({}, {"OS_CLIENT_CONFIG_FILE": "/clouds.yaml"}, KUBERNETES),
+    ({}, {"OS_CLOUD": "devstack"}, OPENSTACK),
     ({}, AWX_KUBERNETES, KUBERNETES),
     ({}, {"KUBECONFIG": "/k", "OS_CLOUD": "c"}, OPENSTACK),
     # TLS options belong to both VIMs: they choose nothing.
@@ -45,7 +46,7 @@ def test_the_vim(params, environ, expected):
     ({"kubeconfig": "/k", "cloud": "c"}, {}, r"Kubernetes options \(kubeconfig\) and OpenStack options \(cloud\)"),
     ({"host": "h", "api_key": "t", "auth": {"auth_url": "u"}}, {}, r"\(host, api_key\) and OpenStack options \(auth\)"),
     ({"proxy": "http://p", "cloud": "c"}, {}, r"Kubernetes options \(proxy\)"),
-    ({}, dict(AWX_KUBERNETES, **AWX_OPENSTACK), r"Kubernetes \(K8S_AUTH_HOST, K8S_AUTH_API_KEY\) and OpenStack \(OS_CLOUD\) credentials"),
+    ({}, dict(AWX_KUBERNETES, **AWX_OPENSTACK), r"Kubernetes \(K8S_AUTH_HOST, K8S_AUTH_API_KEY\) and OpenStack \(OS_CLIENT_CONFIG_FILE\) credentials"),
     ({"kubeconfig": "/k", "request": OPENSTACK_REQUEST}, {}, r"names an OpenStack VIM, but Kubernetes connection options are set \(kubeconfig\)"),
     ({"cloud": "c", "request": KUBERNETES_REQUEST}, {}, r"names a Kubernetes VIM, but OpenStack connection options are set \(cloud\)"),
     ({"vim_type": "kubernetes", "request": OPENSTACK_REQUEST}, {}, r"vim_type: kubernetes, but request.vimConnectionInfo names openstack VIMs only"),
