@@ -1,98 +1,91 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The playbooks run the way AWX / Automation Controller runs a job template: through ansible-runner, with
-a private data dir holding the inventory, the job template's extra vars and the environment variables."""
+"""A job cancelled mid-operation, as AWX cancels one, and recovered with the op_occ playbook.
+
+An instantiate is held at a known point (a quota of no pods: its objects are written, it waits for pods) while
+its op occ is PROCESSING, then its job is cancelled: SIGINT to the job's process group, SIGTERM after a grace
+period. Through ansible-runner (AWX's job), the runner answers SIGINT by killing ansible-playbook's process group
+and the job's execution environment container with everything in it: the module is killed without a word, the op
+occ stays PROCESSING with its runner gone, and the op_occ job takes it over. Through ansible-playbook (Ctrl-C in
+a terminal), ansible-playbook passes the interrupt on to the module, which records FAILED_TEMP before it exits."""
 
 from __future__ import annotations
 
 import os
-import sys
-import time
+import re
 
-import pytest
-import yaml
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, owned, running_op_occ, unblock_pods, wait_for
+from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import (
+    PlaybookDriver,
+    RunnerDriver,
+    bearer_token_inputs,
+    cancel_like_awx,
+    expect,
+    kubernetes_bearer_token,
+)
 
-ansible_runner = pytest.importorskip("ansible_runner")
-
-INSTANCE = "runner-vnf"
-
-
-def deployment(namespace):
-    return "/apis/apps/v1/namespaces/{0}/deployments/vdu2".format(namespace)
-
-
-def private_data_dir(root, extravars, envvars):
-    """inventory/hosts, env/extravars, env/envvars and a project whose playbook imports the collection's."""
-    (root / "inventory").mkdir(parents=True)
-    (root / "inventory" / "hosts").write_text(
-        "localhost ansible_connection=local ansible_python_interpreter={0}\n".format(sys.executable))
-    (root / "env").mkdir()
-    (root / "env" / "extravars").write_text(yaml.safe_dump(extravars))
-    (root / "env" / "envvars").write_text(yaml.safe_dump(envvars))
-    (root / "project").mkdir()
-    for operation in ("instantiate", "terminate"):
-        (root / "project" / (operation + ".yml")).write_text(yaml.safe_dump(
-            [{"name": "VNF " + operation, "ansible.builtin.import_playbook": "nfv.vnflcm." + operation}]))
-    return root
+INSTANCE = "cancelled-cnf"
 
 
-def task_results(run, task):
-    return [event["event_data"] for event in run.events
-            if event.get("event") in ("runner_on_ok", "runner_on_failed") and event["event_data"].get("task") == task]
+def job(namespace, package):
+    record = {"vnf_lifecycle_instance_name": INSTANCE, "vnf_lifecycle_namespace": namespace, "vnf_lifecycle_wait_timeout": 600}
+    instantiate = dict(record, vnf_lifecycle_package=package, vnf_lifecycle_request={
+        "flavourId": "simple", "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]}})
+    return record, instantiate
 
 
-def run_job(root, playbook):
-    run = ansible_runner.run(private_data_dir=str(root), playbook=playbook, quiet=True, timeout=900)
-    stdout = run.stdout.read() if run.stdout else ""
-    assert run.status == "successful" and run.rc == 0, stdout[-6000:]
-    return run
+def cancelled_instantiate(driver, kube, namespace, instantiate):
+    """An instantiate job held waiting for pods, cancelled as AWX cancels a job: ``(its run, its op occ when cancelled)``."""
+    block_pods(kube, namespace)
+    started = driver.start("instantiate", instantiate)
+    try:
+        occ = running_op_occ(kube, namespace, also=lambda: owned(kube, namespace).get("deployments"))
+    finally:
+        cancel_like_awx(started)
+    return started.finish(timeout=60), occ
 
 
-def test_instantiate_and_terminate_as_job_templates(k8s_lab, k8s_namespace, kube, tacker_packages, collections_path,
-                                                    tmp_path, monkeypatch):
-    # ansible-playbook of the Python that runs the tests, as an execution environment has it on PATH.
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-    extravars = {
-        "vnf_lifecycle_package": os.path.join(tacker_packages, "test_cnf_multi_ns"),
-        "vnf_lifecycle_instance_name": INSTANCE,
-        "vnf_lifecycle_namespace": k8s_namespace,
-        "vnf_lifecycle_request": {
-            "flavourId": "simple",
-            "additionalParams": {
-                "namespace": k8s_namespace,
-                "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"],
-            },
-        },
-    }
-    envvars = {"ANSIBLE_COLLECTIONS_PATH": collections_path, "K8S_AUTH_KUBECONFIG": str(k8s_lab.kubeconfig)}
-    root = private_data_dir(tmp_path / "job", extravars, envvars)
+def test_a_cancelled_awx_job_is_rolled_back_by_the_op_occ_job(k8s_lab, kube, k8s_tenant, tacker_packages, tmp_path):
+    ns = k8s_tenant.namespace
+    driver = RunnerDriver(tmp_path, kubernetes_bearer_token, bearer_token_inputs(k8s_lab.kubeconfig, k8s_tenant.token))
+    record, instantiate = job(ns, os.path.join(tacker_packages, "test_cnf_multi_ns"))
+    run, occ = cancelled_instantiate(driver, kube, ns, instantiate)
+    assert run.status == "canceled", run.stdout[-3000:]
 
-    run = run_job(root, "instantiate.yml")
-    done = task_results(run, "Create and instantiate " + INSTANCE)
-    assert len(done) == 1 and done[0]["res"]["changed"] is True
-    instance = done[0]["res"]["vnf_instance"]
-    assert instance["instantiationState"] == "INSTANTIATED"
-    assert instance["metadata"]["namespace"] == k8s_namespace
-    assert [vnfc["vduId"] for vnfc in instance["instantiatedVnfInfo"]["vnfcResourceInfo"]] == ["VDU2"]
-    assert task_results(run, "Check that the VNF is instantiated with its VNFCs")[0]["res"].get("failed") is not True
-    live = kube.call("GET", deployment(k8s_namespace))
-    assert live["spec"]["replicas"] == 1
+    # Its module process was killed without a word: the record says PROCESSING, and the info job tells who ran it.
+    left = head(kube, ns)
+    assert (left["id"], left["operationState"]) == (occ["id"], "PROCESSING"), left
+    # The kernel may take a moment to reap it.
+    wait_for(lambda: not os.path.exists("/proc/{0}".format(left["lease"]["pid"])), "the killed module process to be gone", timeout=30, sleep=0.2)
+    shown = expect(driver.run("info", record)).result("Read the VNF instances")["vnf_lcm_op_occs"][0]
+    assert shown["id"] == occ["id"] and shown["lease"]["status"] == "runner gone", shown
 
-    # The same job again changes nothing (the job template can be re-launched safely).
-    again = run_job(root, "instantiate.yml")
-    assert task_results(again, "Create and instantiate " + INSTANCE)[0]["res"]["changed"] is False
-    assert not [event for event in again.events
-                if event.get("event") == "runner_on_ok" and event["event_data"].get("task") == "Plan the instantiation of " + INSTANCE
-                and event["event_data"]["res"]["changed"]]
+    rolled = expect(driver.run("op_occ", dict(record, vnf_lifecycle_op_occ_action="rollback"))).result("Rollback the operation occurrence")
+    assert (rolled["vnf_lcm_op_occ"]["id"], rolled["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "ROLLED_BACK"), rolled.get("msg")
+    wait_for(lambda: owned(kube, ns) == {}, "nothing labelled left after the rollback", timeout=60, sleep=0.5)
+    assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert driver.leaks({"ServiceAccount token": k8s_tenant.token}) == []
 
-    (root / "env" / "extravars").write_text(yaml.safe_dump(dict(extravars, vnf_lifecycle_request={"terminationType": "FORCEFUL"})))
-    gone = run_job(root, "terminate.yml")
-    terminated = task_results(gone, "Terminate the VNF instance")
-    assert len(terminated) == 1 and terminated[0]["res"]["changed"] is True
-    assert terminated[0]["res"]["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
-    deadline = time.monotonic() + 60
-    while kube.request("GET", deployment(k8s_namespace))[0] != 404:
-        assert time.monotonic() < deadline, "the Deployment is still there"
-        time.sleep(0.5)
-    assert terminated[0]["res"]["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+
+def test_an_interrupted_playbook_is_retried_to_completion_by_the_op_occ_playbook(kube, k8s_tenant, tacker_packages, tmp_path):
+    ns = k8s_tenant.namespace
+    driver = PlaybookDriver(tmp_path, {"kubeconfig": str(k8s_tenant.kubeconfig)})
+    package = os.path.join(tacker_packages, "test_cnf_multi_ns")
+    record, instantiate = job(ns, package)
+    run, occ = cancelled_instantiate(driver, kube, ns, instantiate)
+    assert run.status != "successful"
+    stopped = head(kube, ns)
+    assert (stopped["id"], stopped["operationState"]) == (occ["id"], "FAILED_TEMP"), stopped
+    # ansible-playbook passes the interrupt on to its workers (as SIGINT, or SIGTERM when it stops them).
+    assert re.search(r"interrupted: received SIG(INT|TERM) \(during: ", stopped["error"]["detail"]), stopped["error"]
+
+    unblock_pods(kube, ns)
+    retried = expect(driver.run("op_occ", dict(record, vnf_lifecycle_op_occ_action="retry", vnf_lifecycle_package=package)))
+    retried = retried.result("Retry the operation occurrence")
+    assert (retried["vnf_lcm_op_occ"]["id"], retried["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "COMPLETED"), retried.get("msg")
+    assert retried["vnf_instance"]["instantiationState"] == "INSTANTIATED" and owned(kube, ns)["deployments"] == ["vdu2"]
+
+    gone = expect(driver.run("terminate", dict(record, vnf_lifecycle_request={"terminationType": "FORCEFUL"})))
+    assert gone.result("Terminate the VNF instance")["changed"] is True
+    wait_for(lambda: owned(kube, ns) == {}, "nothing labelled left", timeout=60, sleep=0.5)
