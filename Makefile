@@ -18,7 +18,7 @@ FIXTURES ?= $(abspath $(CURDIR)/../shared/fixtures/tacker)
 
 .PHONY: help venv venv-path
 help:  ## list targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 venv: $(VENV)/.done  ## create the tool venv (cached outside the clone)
 $(VENV)/.done: requirements.txt tests/requirements-dev.txt
@@ -139,9 +139,13 @@ OS_LAB := $(BIN)/python tools/lab/openstack/lab.py
 # OpenStack lab tier for lab-up: 1 (Keystone + Heat) or 2 (+ Nova, Neutron, Cinder, ...).
 LAB_TIER ?= 1
 
-.PHONY: lab-build lab-up lab-down lab-status
-lab-build: venv  ## build/install the local VIMs (cached outside the clone; the first build takes a while)
+.PHONY: lab-build lab-build-k8s lab-build-openstack lab-up lab-down lab-status
+lab-build: lab-build-k8s lab-build-openstack  ## build/install the local VIMs (cached outside the clone; the first build takes a while)
+
+lab-build-k8s: venv  ## build the Kubernetes lab only (the CNF demo needs no OpenStack)
 	$(K8S_LAB) build
+
+lab-build-openstack: venv  ## install the OpenStack lab (tier 2) only
 	$(OS_LAB) install --tier 2
 
 lab-up: lab-build  ## start the local VIMs (Kubernetes, and OpenStack tier LAB_TIER)
@@ -174,15 +178,32 @@ integration: venv stage lab-build  ## integration tests against the local VIMs (
 
 # ---------------------------------------------------------------------------------------------
 # The README's two commands.
-DEMO_PACKAGE ?= $(FIXTURES)/test_cnf_multi_ns
+# The demo's output: YAML results, no skipped tasks, one line per module task (the playbooks print summaries).
+DEMO_ANSIBLE := ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_DISPLAY_SKIPPED_HOSTS=false ANSIBLE_LOCALHOST_WARNING=false \
+  ANSIBLE_INVENTORY_UNPARSED_WARNING=false $(BIN)/ansible-playbook
+# The OpenStack cloud (clouds.yaml name) the VM demo works in: the lab's admin, as Heat lets only admins use
+# the OS::Cinder::VolumeType that userdata_standard's VDU2 template declares.
+DEMO_CLOUD ?= nfvlab-admin
 
-.PHONY: demo test bench clean
-demo: venv stage lab-build  ## the main job: a CNF's whole lifecycle on the local Kubernetes lab
+.PHONY: demo demo-cnf demo-vm test bench clean
+demo: demo-cnf demo-vm  ## the main job: the whole mission on the local labs (demo-cnf, then demo-vm)
+
+# Each part uses a lab that is up, else starts the one it needs and stops it at the end.
+demo-cnf: venv stage lab-build-k8s  ## CNFs on the local Kubernetes lab: namespaces, lifecycle, container update
 	@started=0; if ! $(K8S_LAB) status >/dev/null 2>&1; then $(K8S_LAB) up && started=1; fi; \
-	  eval "$$($(K8S_LAB) env)"; \
-	  ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_LOCALHOST_WARNING=false ANSIBLE_INVENTORY_UNPARSED_WARNING=false \
-	    $(BIN)/ansible-playbook tools/demo/cnf_lifecycle.yml -e demo_package=$(DEMO_PACKAGE) -e demo_kubeconfig=$$KUBECONFIG; rc=$$?; \
+	  eval "$$($(K8S_LAB) env)"; start=$$(date +%s); rc=0; \
+	  $(DEMO_ANSIBLE) tools/demo/cnf.yml -e demo_fixtures=$(FIXTURES) -e demo_kubeconfig=$$KUBECONFIG || rc=$$?; \
+	  echo "demo-cnf: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
+
+demo-vm: venv stage lab-build-openstack  ## a VM-based VNF on the local OpenStack lab (tier 2): change of package, rollback
+	@started=0; if ! $(OS_LAB) status >/dev/null 2>&1; then $(OS_LAB) up --tier 2 && started=1; \
+	  elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
+	    echo "demo-vm: the running OpenStack lab is not tier 2 (no Nova/Neutron): stop it (make lab-down) or run make demo-vm when it is down"; exit 1; fi; \
+	  eval "$$($(OS_LAB) env)"; start=$$(date +%s); rc=0; \
+	  DEMO_CLOUD=$(DEMO_CLOUD) $(DEMO_ANSIBLE) tools/demo/vm.yml -e demo_fixtures=$(FIXTURES) -e demo_cloud=$(DEMO_CLOUD) || rc=$$?; \
+	  echo "demo-vm: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
+	  if [ $$started = 1 ]; then $(OS_LAB) down; fi; exit $$rc
 
 test: lint publish-check unit docs sanity matrix integration  ## the whole suite (what CI runs)
 	@echo "make test: all checks passed"
