@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Tier 2: every playbook of the collection on a VM-based VNF, once through ansible-playbook (``cloud`` as
 vnf_lifecycle_connection, OS_CLIENT_CONFIG_FILE on the lab's clouds.yaml) and once as an AWX job template through
-ansible-runner (the clouds.yaml AWX's OpenStack credential injects, its cloud ``devstack`` named by the job).
+ansible-runner (the clouds.yaml AWX's OpenStack credential injects, found through OS_CLIENT_CONFIG_FILE alone).
 
 One VNF of Tacker's userdata_standard (level 1) per driver: instantiate, info, a change to
 userdata_standard_change_vnfpkg_nw whose coordination hook refuses VDU2, recovered with the op_occ playbook, terminate.
@@ -22,7 +22,6 @@ import pytest
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, REQUEST, nw_request, servers
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.test_vnf_heat_change_pkg import hook_file
 from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import (
-    AWX_OPENSTACK_CLOUD,
     PlaybookDriver,
     RunnerDriver,
     expect,
@@ -40,7 +39,8 @@ def driver(request, lab, tmp_path):
     inputs = {"host": auth["auth"]["auth_url"], "username": auth["auth"]["username"], "password": auth["auth"]["password"],
               "project": auth["auth"]["project_name"], "project_domain_name": auth["auth"]["project_domain_name"],
               "domain": auth["auth"]["user_domain_name"], "region": auth["region_name"], "verify_ssl": True}
-    return RunnerDriver(tmp_path / "awx", openstack_clouds_yaml, inputs, extravars={"vnf_lifecycle_connection": {"cloud": AWX_OPENSTACK_CLOUD}})
+    # No connection variable: the injected OS_CLIENT_CONFIG_FILE alone selects OpenStack and its one cloud, as in AWX.
+    return RunnerDriver(tmp_path / "awx", openstack_clouds_yaml, inputs)
 
 
 def flavour(admin_conn, server_id):
