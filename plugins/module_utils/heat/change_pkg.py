@@ -28,16 +28,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import (
     vnfc_view,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import WHAT, new_flavour, validate_rolling_update
 
-WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
-ROLLING_UPDATE = "RollingUpdate"
 PRIVATE = "vnflcm"
-# VnfInstance fields a ChangeCurrentVnfPkgRequest modifies with JSON Merge Patch (SOL003 5.5.2.11).
-MERGED_FIELDS = ("vimConnectionInfo", "extensions", "vnfConfigurableProperties")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -51,21 +44,7 @@ def validate_change_pkg(request, instance, new_vnfd, new_template=None, current_
     read must end up on a network (``new_template``: the new top template, before per-VNFC expansion).
     ``current_request`` is the connectivity the instance has now (the record's private request).
     """
-    require_instantiation_state(instance, "INSTANTIATED", "CHANGE_VNFPKG")
-    request = validate_change_pkg_request(request, new_vnfd, instance)
-    params = request.get("additionalParams") or {}
-    if params.get("upgrade_type") != ROLLING_UPDATE:
-        raise ValidationError(WHAT, "additionalParams.upgrade_type", "must be {0!r} (the only upgrade this VNFM performs), not {1!r}".format(
-            ROLLING_UPDATE, params.get("upgrade_type")))
-    vdu_params = params.get("vdu_params") or []
-    if not vdu_params:
-        raise ValidationError(WHAT, "additionalParams.vdu_params", "name at least one VDU to update (VDUs not named are not touched)")
-    seen = set()
-    for index, vdu_param in enumerate(vdu_params):
-        if vdu_param["vdu_id"] in seen:
-            raise ValidationError(WHAT, field_path(field_path("additionalParams.vdu_params", index), "vdu_id"),
-                                  "VDU {0} is named twice".format(vdu_param["vdu_id"]))
-        seen.add(vdu_param["vdu_id"])
+    request = validate_rolling_update(request, instance, new_vnfd)
     flavour = new_flavour(new_vnfd, instance)
     # The request's own managed links first, so that an error names the request's indexes, not the merged list's.
     nfv_params.managed_networks(flavour, request.get("extManagedVirtualLinks") or [], WHAT)
@@ -77,15 +56,6 @@ def validate_change_pkg(request, instance, new_vnfd, new_template=None, current_
     if new_template is not None:
         _check_new_cps_connected(new_template, flavour, links["extVirtualLinks"])
     return request
-
-
-def new_flavour(new_vnfd, instance):
-    """The instance's deployment flavour in the new VNFD (the flavour does not change with the package)."""
-    flavour_id = (instance.get("instantiatedVnfInfo") or {}).get("flavourId")
-    flavours = new_vnfd.get("flavours") or {}
-    if flavour_id not in flavours:
-        raise ValidationError(WHAT, "vnfdId", "the new VNFD has no flavour {0!r}, the flavour of the instance".format(flavour_id))
-    return flavours[flavour_id]
 
 
 def _check_new_cps_connected(template, flavour, ext_virtual_links):
@@ -368,22 +338,6 @@ def change_plan(current, desired, vdu_ids):
     }
 
 
-def merged_instance_fields(instance, request):
-    """vimConnectionInfo, extensions and vnfConfigurableProperties after the request (RFC 7396 each).
-
-    A field the request does not carry keeps its value; ``null`` members remove, objects merge, arrays
-    are replaced. Fields that end up empty are left out, as SOL003 omits them.
-    """
-    result = {}
-    for field in MERGED_FIELDS:
-        value = instance.get(field)
-        if field in request:
-            value = merge_patch(value or {}, request[field])
-        if value:
-            result[field] = copy.deepcopy(value)
-    return result
-
-
 def tacker_update_count(n_vnfcs):
     """Stack updates Tacker v2 sends for a RollingUpdate of ``n_vnfcs`` VNFCs.
 
@@ -450,9 +404,3 @@ def changed_ext_connectivity(old_info, new_info):
     """extVirtualLinkInfo entries that differ after the change (new ones included), as SOL003 reports them."""
     old = {link["id"]: link for link in old_info.get("extVirtualLinkInfo") or []}
     return [copy.deepcopy(link) for link in new_info.get("extVirtualLinkInfo") or [] if old.get(link["id"]) != link]
-
-
-def modifications_triggered(before, after):
-    """modificationsTriggeredByVnfPkgChange: the VnfInstance attributes the change gave new values."""
-    keys = ("vnfdId", "vnfProvider", "vnfProductName", "vnfSoftwareVersion", "vnfdVersion", "vnfConfigurableProperties", "extensions")
-    return {key: copy.deepcopy(after.get(key)) for key in keys if before.get(key) != after.get(key) and key in after}

@@ -38,10 +38,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     resolve_images,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state, vnfd_identity
 
 OPERATION = "CHANGE_VNFPKG"
-WHAT = change_pkg.WHAT
+WHAT = sol_change_pkg.WHAT
 # Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
 CHANGE = "change"
 FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
@@ -74,7 +75,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     new_private = {
         "flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
         "base_template": base_template,
-        "request": change_pkg.effective_request(private["request"], request, change_pkg.new_flavour(new_vnfd, instance)),
+        "request": change_pkg.effective_request(private["request"], request, sol_change_pkg.new_flavour(new_vnfd, instance)),
         "instantiation": private.get("instantiation"),
         "vnfcs": private["vnfcs"],
         "images": images,
@@ -85,7 +86,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "desired": desired,
         "private": json_copy(new_private),
         "identity": vnfd_identity(new_vnfd),
-        "fields": recordable_fields(change_pkg.merged_instance_fields(instance, request)),
+        "fields": recordable_fields(sol_change_pkg.merged_instance_fields(instance, request)),
     }
     return change_operation(vim, store, found, request, job, waits, preview)
 
@@ -127,7 +128,7 @@ def changed_instance(instance, job):
     """The VnfInstance attributes the change sets (before instantiatedVnfInfo is read back from the stack)."""
     result = without_change(instance)
     result.update(copy.deepcopy(job["identity"]))
-    for field in change_pkg.MERGED_FIELDS:
+    for field in sol_change_pkg.MERGED_FIELDS:
         result.pop(field, None)
     result.update(copy.deepcopy(job["fields"]))
     return result
@@ -137,7 +138,7 @@ def record_is_current(instance, job):
     """True when the record already says what the change would write (a re-run after success)."""
     private = private_state(instance)
     expected = changed_instance(instance, job)
-    same_fields = all(instance.get(key) == expected.get(key) for key in tuple(job["identity"]) + change_pkg.MERGED_FIELDS)
+    same_fields = all(instance.get(key) == expected.get(key) for key in tuple(job["identity"]) + sol_change_pkg.MERGED_FIELDS)
     same_private = all(json_copy(private.get(key)) == json_copy(job["private"][key]) for key in job["private"])
     return same_fields and same_private and CHANGE not in private
 
@@ -183,7 +184,7 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         whole = stack_plan(previous, last)
         progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, whole)
         progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info),
-                              "modificationsTriggeredByVnfPkgChange": change_pkg.modifications_triggered(instance, result)}
+                              "modificationsTriggeredByVnfPkgChange": sol_change_pkg.modifications_triggered(instance, result)}
         return result
 
     diff = {"before": {key: instance.get(key) for key in job["identity"]}, "after": dict(job["identity"], stack=plan["summary"])}

@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
 
 BEFORE = "userdata_standard"
 AFTER = "userdata_standard_change_vnfpkg_nw"
@@ -399,7 +400,7 @@ def test_merged_instance_fields(instance):
         "extensions": {"a": None, "nested": {"y": 3, "z": 4}},
         "vnfConfigurableProperties": {"list": [9]},
     }
-    merged = change_pkg.merged_instance_fields(instance, request)
+    merged = sol_change_pkg.merged_instance_fields(instance, request)
     assert merged == {
         "vimConnectionInfo": {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "accessInfo": {"project": "p"}}, "vim2": {"vimType": "kubernetes"}},
         "extensions": {"nested": {"x": 1, "y": 3, "z": 4}},
@@ -409,7 +410,7 @@ def test_merged_instance_fields(instance):
 
 
 def test_merged_instance_fields_keep_what_the_request_omits(instance):
-    merged = change_pkg.merged_instance_fields(instance, {"extensions": {"a": None, "nested": None}})
+    merged = sol_change_pkg.merged_instance_fields(instance, {"extensions": {"a": None, "nested": None}})
     assert "extensions" not in merged
     assert merged["vnfConfigurableProperties"] == {"list": [1, 2, 3]}
 
@@ -457,4 +458,4 @@ def test_changed_ext_connectivity_lists_the_links_that_differ():
 def test_modifications_triggered_name_only_what_changed():
     before = {"vnfdId": "a", "vnfProvider": "Company", "extensions": {"x": 1}, "vimConnectionInfo": {"v": {}}}
     after = {"vnfdId": "b", "vnfProvider": "Company", "extensions": {"x": 2}, "vimConnectionInfo": {"w": {}}}
-    assert change_pkg.modifications_triggered(before, after) == {"vnfdId": "b", "extensions": {"x": 2}}
+    assert sol_change_pkg.modifications_triggered(before, after) == {"vnfdId": "b", "extensions": {"x": 2}}
