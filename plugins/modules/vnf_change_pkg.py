@@ -8,12 +8,12 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: vnf_change_pkg
-short_description: Change the current VNF package of a VM-based VNF (ETSI NFV-SOL003 ChangeCurrentVnfPkgRequest)
+short_description: Change the current VNF package of a VNF (ETSI NFV-SOL003 ChangeCurrentVnfPkgRequest)
 version_added: 0.1.0
 description:
-  - Moves an instantiated VM-based VNF on OpenStack Heat from its package to a new one, as SOL003's
-    C(POST /vnf_instances/{id}/change_vnfpkg) with Tacker v2's rolling update.
-  - "What changes: the flavour of a VDU (Nova resize, the server id is kept), its image (rebuild, the
+  - Moves an instantiated VNF from its package to a new one, as SOL003's C(POST /vnf_instances/{id}/change_vnfpkg)
+    with Tacker v2's rolling update, on OpenStack Heat (a VM-based VNF) or on Kubernetes (a CNF).
+  - "B(On OpenStack Heat), what changes: the flavour of a VDU (Nova resize, the server id is kept), its image (rebuild, the
     id is kept; a new boot volume image re-creates the server, and the plan says so), external CPs
     (a port moved to another network or subnet, added or removed), internal VLs and CPs (the new
     package's networks, subnets and ports). The new package's BaseHOT and nested templates are applied."
@@ -41,10 +41,35 @@ description:
   - "C(vimConnectionInfo), C(extensions), C(vnfConfigurableProperties) and C(additionalParams.nfv) are
     JSON Merge Patches (RFC 7396): a key set to null is removed, objects are merged, arrays replaced."
   - "Re-running a change that succeeded sends no stack update and reports C(changed=false)."
-  - Kubernetes VNFs change their package with M(nfv.vnflcm.vnf_modify) (a new C(vnfdId) and C(package)).
-  - The module runs on OpenStack only. It takes the Kubernetes options too, so that C(module_defaults) for the
-    C(group/nfv.vnflcm.vnflcm) action group apply to every module of the collection; when they select the
-    Kubernetes VIM (see O(vim_type)) it fails before it connects, saying so.
+  - "B(On Kubernetes), the new package's def files (C(additionalParams.lcm-kubernetes-def-files), required) are
+    deployed in the instance's stored namespace, whatever namespace they name, with the instance's ownership labels.
+    They are compared with what is deployed: objects only in the new files are created, objects gone from them
+    deleted (the Namespace that holds the instance's record never is), objects in both updated when their manifest
+    differs in any field. ConfigMaps and Secrets are compared by content with the live ones; a workload that reads
+    a changed key restarts even when its own manifest is the same, and only then (as in the container update of
+    M(nfv.vnflcm.vnf_modify))."
+  - "Each VDU's workload is the one the new VNFD names; a VDU may move to a workload of another name or kind (the new
+    one is created and ready before the old one is deleted). Its pod count stays what the instance's scale level
+    gives under the new VNFD; a level the new VNFD does not allow is refused (scale first)."
+  - "The VDUs named in C(additionalParams.vdu_params) roll one after the other in that order, each rollout waited
+    for (the workload's own C(maxUnavailable)/C(maxSurge) keep it available), then the coordination hook runs once
+    per pod of the VDU (C(vnflcm_coordination.vnfc): C(pod), C(pod_uid), C(pod_ip), C(workload), C(namespace); a
+    Python script gets the pod IP as C(ssh_ip)). VDUs not named keep their workload as deployed; VDUs the new VNFD
+    adds roll after the named ones; workloads of VDUs it removes are deleted at the end."
+  - "Every write is judged by the API server (server-side dry run) before the first one. Check mode returns the
+    plan (C(plan.steps), C(plan.summary), C(plan.lines)); diff mode shows each object before and after (Secret
+    values masked)."
+  - "Before its first write the change keeps its steps and the objects as they were in a Secret next to the record.
+    A failure (a rollout that does not finish within O(wait_timeout), a refused write, the module killed) leaves the
+    op occ FAILED_TEMP; M(nfv.vnflcm.vnf_lcm_op_occ) retries the same steps (each can run again), or rolls back:
+    every object back as it was (a workload's previous pod template, so a rollout that never finished keeps its
+    old pods), created objects deleted, deleted ones created again, no package needed. The record changes only when
+    the change is done."
+  - "Pods that a Deployment, StatefulSet or DaemonSet (with a rolling update) does not replace by itself (bare Pods,
+    ReplicaSets, C(OnDelete)) cannot change their pod template in a change of package: the plan refuses it, and
+    M(nfv.vnflcm.vnf_modify) updates their images and configuration (the container update). Use the container update
+    for new images and ConfigMap/Secret content within the same def files; use this module when the def files
+    themselves change (new names, new or removed objects, any other field)."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -61,7 +86,8 @@ options:
         C(vimConnectionInfo) (a map), C(extensions), C(vnfConfigurableProperties), and C(additionalParams)
         with C(upgrade_type) (V(RollingUpdate), required), C(vdu_params) (a list of C(vdu_id) with optional
         C(old_vnfc_param) / C(new_vnfc_param)), C(lcm-operation-coordinate-new-vnf),
-        C(lcm-operation-coordinate-old-vnf) and C(nfv)."
+        C(lcm-operation-coordinate-old-vnf), C(nfv) (OpenStack) and C(lcm-kubernetes-def-files) (Kubernetes)."
+      - On Kubernetes, C(extVirtualLinks) and C(extManagedVirtualLinks) are refused (the def files say how a CNF is reached).
       - The fields below are those most often set; the module validates the whole body itself (SOL003, Tacker v2)
         before anything is written, naming the field at fault.
     type: dict
@@ -94,8 +120,9 @@ options:
         description:
           - "C(upgrade_type) (V(RollingUpdate), required), C(vdu_params) (a list of C(vdu_id) with optional
             C(old_vnfc_param) / C(new_vnfc_param); their passwords are masked in all output and in the record),
-            C(lcm-operation-coordinate-new-vnf), C(lcm-operation-coordinate-old-vnf) and C(nfv) (a JSON Merge
-            Patch of the stack's C(nfv) parameter)."
+            C(lcm-operation-coordinate-new-vnf), C(lcm-operation-coordinate-old-vnf), C(nfv) (OpenStack: a JSON Merge
+            Patch of the stack's C(nfv) parameter) and C(lcm-kubernetes-def-files) (Kubernetes, required there: the new
+            package's def files to deploy, in order)."
         type: dict
         required: true
   allow_package_scripts:
@@ -126,11 +153,12 @@ extends_documentation_fragment:
   - nfv.vnflcm.attributes
   - nfv.vnflcm.attributes.full
 requirements:
-  - openstacksdk >= 1.0.0
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
 notes:
-  - C(wait_timeout) applies to each stack update and to each hook.
-  - VDUs not named in C(vdu_params) keep their current form; a later scale or heal builds every VNFC
-    from the new package.
+  - C(wait_timeout) applies to each stack update, to each rollout and to each hook.
+  - VDUs not named in C(vdu_params) keep their current form; on OpenStack a later scale or heal builds every VNFC
+    from the new package, on Kubernetes the next change of package can roll them.
 """
 
 EXAMPLES = r"""
@@ -180,6 +208,25 @@ EXAMPLES = r"""
   check_mode: true
   register: change_plan
 
+- name: Change a CNF's package, VDU1 then VDU2 (new images, a renamed Deployment, a new Service, ...)
+  nfv.vnflcm.vnf_change_pkg:
+    vnf_instance_name: cnf1
+    namespace: vnf-ns
+    package: /srv/packages/cnf_v2
+    request:
+      vnfdId: 7a1e4b9c-2d4f-4e5a-9b8c-6d3e2f1a0b9c
+      additionalParams:
+        upgrade_type: RollingUpdate
+        lcm-kubernetes-def-files:
+          - Files/kubernetes/config.yaml
+          - Files/kubernetes/deployment_v2.yaml
+        lcm-operation-coordinate-new-vnf: ./Scripts/coordinate_new_vnf.yml
+        vdu_params:
+          - vdu_id: VDU1
+          - vdu_id: VDU2
+    wait_timeout: 300
+  register: cnf_change
+
 - name: Roll back a change that failed
   nfv.vnflcm.vnf_lcm_op_occ:
     vnf_instance_name: vnf1
@@ -189,7 +236,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 vim_type:
-  description: The VIM the operation went to (V(openstack)).
+  description: The VIM the operation went to (V(openstack) or V(kubernetes)).
   returned: success
   type: str
   sample: openstack
@@ -199,6 +246,11 @@ plan:
       rebuild, replace, port_moved, cp_added, ...); C(summary) the VNFC names per outcome; C(virtual_links)
       the internal VLs added, removed, changed; C(steps) one entry per stack update (one VNFC each);
       C(updates) their number; C(preview) Heat's update preview (check and diff mode); C(lines) all of it as text.
+    - "On Kubernetes: C(steps) in the order they run (C(prepare): ConfigMaps, Secrets, Services, ... created or
+      updated; one step per VDU, with C(moved) when its workload changes name or kind; C(finish): other workloads,
+      then deletions), each with its C(actions) (C(do): create, update, restart, content or delete; C(kind),
+      C(name), C(reasons) why pods restart, C(changes) the manifest paths that differ); C(summary) the objects per
+      action; C(kept_vdus) the VDUs not named in vdu_params; C(lines) all of it as text."
   returned: always
   type: dict
   sample:
@@ -216,11 +268,13 @@ vnf_lcm_op_occ:
   returned: when something was done
   type: dict
 progress:
-  description: On failure, what was done (C(steps), Heat C(events)); the op occ is FAILED_TEMP.
+  description: On failure, what was done (OpenStack C(steps) and Heat C(events); Kubernetes C(done), one line per write);
+    the op occ is FAILED_TEMP.
   returned: failure
   type: dict
 api_calls:
-  description: HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
+  description: HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat), or to the Kubernetes
+    API (C(read), C(write), C(dry_run)).
   returned: always
   type: dict
   sample: {read: 30, write: 5, heat_write: 5}

@@ -21,6 +21,12 @@ description:
     stays); SCALE restores the replica counts of the recorded level; MODIFY_INFO (a container
     update) restores the previous ConfigMaps, Secrets and images from the rollback data it kept,
     restarting the affected pods, and the record as before. HEAL and TERMINATE cannot be rolled back."
+  - "Kubernetes, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the change kept its steps and the objects as they
+    were before its first write, so neither needs the package. C(retry) runs the same steps again (each one can),
+    waiting for each rollout; C(rollback) puts every object it touched back as it was (ConfigMaps and Secrets
+    first, then the VDUs in reverse order, each rollout waited for and the C(lcm-operation-coordinate-old-vnf) hook
+    run per pod), deletes what it created and creates again what it deleted; the record never changed. C(fail)
+    leaves the objects as they are; the record then lists the new ones too, so a terminate deletes them."
   - "OpenStack (the instance's Heat stack, chosen by O(cloud) or O(auth)): C(retry) plans the
     operation again from the request the op occ recorded (no package needed); C(rollback) of
     INSTANTIATE deletes the stack, of SCALE restores the previous VNFC count."
@@ -59,8 +65,9 @@ options:
     default: false
   package:
     description:
-      - The VNF package the operation used; on Kubernetes, needed to retry INSTANTIATE and to retry a
-        MODIFY_INFO that changed C(vnfdId) (a rollback of INSTANTIATE uses the objects its record lists).
+      - The VNF package the operation used; on Kubernetes, needed to retry INSTANTIATE, to retry a
+        MODIFY_INFO that changed C(vnfdId) (a rollback of INSTANTIATE uses the objects its record lists), and to
+        retry a CHANGE_VNFPKG that stopped before its first write.
     type: path
   delete_removed:
     description:

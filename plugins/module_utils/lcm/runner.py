@@ -1,7 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The Kubernetes path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here)."""
+"""The Kubernetes path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here).
+
+The package reader and the container update / change of package planners are imported by the operations that use
+them: a module compiles what it imports on every call, and scale, heal and terminate need none of them.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +14,13 @@ from contextlib import nullcontext
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result, waits
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import MODIFY_INFO, discard_rollback, plan_modify, plan_rollback
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 
 DEFAULT_NAMESPACE = "default"
+# The op occ operations whose planners are imported only when used.
+MODIFY_INFO = "MODIFY_INFO"
+CHANGE_VNFPKG = "CHANGE_VNFPKG"
 
 
 def kube_api(params):
@@ -26,6 +30,8 @@ def kube_api(params):
 
 
 def instantiate(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
     api, _namespace = kube_api(params)
     with load_package(params["package"], operation="instantiate") as package:
         operation = cnf.plan_instantiate(
@@ -52,10 +58,23 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
 
 def modify(params, check_mode=False, diff_mode=False):
     """vnf_modify: the new package (when given) is read before anything else."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import plan_modify
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
     # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
     with load_package(params["package"]) if params.get("package") else nullcontext() as package:
         return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
                            params, check_mode, diff_mode)
+
+
+def change_pkg(params, check_mode=False, diff_mode=False):
+    """vnf_change_pkg: the new package is read, and closed, while the change is planned."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(params["package"]) as package:
+        return on_instance(lambda api, store, found, request, waits: cnf_change_pkg.plan_change_pkg(
+            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode)
 
 
 # Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
@@ -66,6 +85,9 @@ PACKAGE_OPERATIONS = {"INSTANTIATE": "instantiate"}
 
 def resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg, cnf_modify
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
     api, namespace = kube_api(params)
     store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     event = params["action"]
@@ -81,7 +103,9 @@ def resume(params, check_mode=False, diff_mode=False):
 
     def on_fail(failed):
         if failed["operation"] == MODIFY_INFO:
-            discard_rollback(api, found[0])
+            cnf_modify.discard_rollback(api, found[0])
+        elif failed["operation"] == CHANGE_VNFPKG:
+            cnf_change_pkg.discard_job(api, found[0])
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
@@ -90,13 +114,17 @@ def resume(params, check_mode=False, diff_mode=False):
 
 def resume_operation(api, store, found, failed, event, package, params):
     """The engine.Operation that retries (plans the request again on the recorded state) or rolls back ``failed``."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg, cnf_modify
+
     operation_type, request, instance = failed["operation"], failed.get("operationParams"), found[0]
     if event == "retry":
         if operation_type == "INSTANTIATE":
             return cnf.plan_instantiate(api, package, instance.get("vnfInstanceName"), request, instance.get("vnfInstanceDescription"),
                                         instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
         if operation_type == MODIFY_INFO:
-            return plan_modify(api, store, found, request, package, params["delete_removed"], waits(params), retry_of=failed["id"])
+            return cnf_modify.plan_modify(api, store, found, request, package, params["delete_removed"], waits(params), retry_of=failed["id"])
+        if operation_type == CHANGE_VNFPKG:
+            return cnf_change_pkg.plan_retry(api, store, found, failed, package, waits(params))
         planners = {"SCALE": cnf.plan_scale, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
         return planners[operation_type](api, store, found, request, waits(params))
     if operation_type == "INSTANTIATE":
@@ -104,20 +132,12 @@ def resume_operation(api, store, found, failed, event, package, params):
     if operation_type == "SCALE":
         return cnf.plan_scale_rollback(api, store, found, failed, waits(params))
     if operation_type == MODIFY_INFO:
-        return plan_rollback(api, store, found, failed, waits(params))
+        return cnf_modify.plan_rollback(api, store, found, failed, waits(params))
+    if operation_type == CHANGE_VNFPKG:
+        return cnf_change_pkg.plan_rollback(api, store, found, failed, waits(params))
     raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]),
-                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, MODIFY_INFO here); retry or fail it".format(operation_type))
-
-
-def info(params, check_mode=False, diff_mode=False):
-    """One instance (by id or name) with its op occs, or every instance of the namespace."""
-    api, namespace = kube_api(params)
-    if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
-        record = SecretRecordStore(api, namespace).find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
-        found = [record[:2]] if record else []
-    else:
-        found = [(instance, op_occs) for instance, op_occs, _version in SecretRecordStore(api, namespace).list()]
-    return info_result(found, engine.utc_now())
+                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, MODIFY_INFO, CHANGE_VNFPKG here); retry or fail it".format(
+                            operation_type))
 
 
 def with_api_calls(result, api):
@@ -130,11 +150,11 @@ def run_for(operation):
     """The Kubernetes run of an LCM module's operation: ``run(params, check_mode, diff_mode)``."""
     if operation == "instantiate":
         return instantiate
-    if operation == "change_pkg":
-        raise ValidationError("change_pkg", "vimConnectionInfo",
-                              "on Kubernetes the change of VNF package is vnf_modify with a new vnfdId and package (the container update)")
-    if operation in ("info", "modify", "op_occ"):
-        return {"info": info, "modify": modify, "op_occ": resume}[operation]
+    if operation == "info":
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import kubernetes_records
+        return kubernetes_records
+    if operation in ("modify", "op_occ", "change_pkg"):
+        return {"modify": modify, "op_occ": resume, "change_pkg": change_pkg}[operation]
     planner = {"scale": cnf.plan_scale, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]
 
     def run(params, check_mode=False, diff_mode=False):

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import base64
 import gzip
-import hashlib
 import json
 import os
-import shutil
 import signal
 from urllib.parse import quote
 
-import yaml
-
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import MULTI_NS_VNFD_ID, build_package
 
 DEF_DIR = "Files/kubernetes/"
 CONFIG_MAPS = 60
@@ -29,31 +26,15 @@ KINDS = {"configmaps": "/api/v1", "deployments": "/apis/apps/v1", "replicasets":
 
 def make_package(multi_ns, dest):
     """Tacker's test_cnf_multi_ns VNFD with CONFIG_MAPS ConfigMaps and the Deployment vdu1 (VDU1) reading one of them."""
-    shutil.copytree(multi_ns, dest)
-    folder = os.path.join(dest, DEF_DIR)
-    for name in os.listdir(folder):
-        os.remove(os.path.join(folder, name))
-    files = {
-        "configmaps.yaml": yaml.safe_dump_all([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm-{0:02d}".format(index)},
-                                                "data": {"key": "value-{0}".format(index)}} for index in range(CONFIG_MAPS)]),
-        "deployment.yaml": yaml.safe_dump({
+    return build_package(multi_ns, dest, MULTI_NS_VNFD_ID, {
+        "configmaps.yaml": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm-{0:02d}".format(index)},
+                             "data": {"key": "value-{0}".format(index)}} for index in range(CONFIG_MAPS)],
+        "deployment.yaml": [{
             "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "vdu1"},
             "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "vdu1"}},
                      "template": {"metadata": {"labels": {"app": "vdu1"}},
-                                  "spec": {"containers": [{"name": "c", "image": "nginx", "envFrom": [{"configMapRef": {"name": "cm-00"}}]}]}}}}),
-    }
-    meta_path = os.path.join(dest, "TOSCA-Metadata", "TOSCA.meta")
-    with open(meta_path) as handle:
-        header = handle.read().split("\n\n")[0]
-    blocks = []
-    for name, text in files.items():
-        with open(os.path.join(folder, name), "w") as handle:
-            handle.write(text)
-        blocks.append("Name: {0}{1}\nContent-Type: application/yaml\nAlgorithm: SHA-256\nHash: {2}\n".format(
-            DEF_DIR, name, hashlib.sha256(text.encode()).hexdigest()))
-    with open(meta_path, "w") as handle:
-        handle.write(header + "\n\n" + "\n".join(blocks))
-    return dest
+                                  "spec": {"containers": [{"name": "c", "image": "nginx", "envFrom": [{"configMapRef": {"name": "cm-00"}}]}]}}}}],
+    })
 
 
 def instantiate_request(namespace):

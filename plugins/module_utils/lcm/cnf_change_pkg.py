@@ -1,0 +1,401 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_change_pkg on Kubernetes: ChangeCurrentVnfPkgRequest with a RollingUpdate, as Tacker v2 takes it.
+
+The plan is k8s/package_change.py (pure): this module reads what it needs (the new package's def files
+in the instance's namespace, sized for the current scale level; the live objects), has the API server
+judge every write (server-side dry run), and carries the job out. Before its first write the job is
+kept, with the objects as they were, in the rollback Secret next to the record: a retry runs the same
+job again and a rollback runs :func:`package_change.rollback_job` of it, neither needing the package.
+The record changes only when the job is done.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, load_manifests, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_rollback, rollback_name, rollback_secret
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import WORKLOAD_KINDS, object_key
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import create_or_adopt, deployed_manifests, judged, ref, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import STRATEGIC, with_content
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
+    MERGED_FIELDS,
+    OPERATION,
+    WHAT,
+    merged_instance_fields,
+    modifications_triggered,
+    new_flavour,
+    validate_rolling_update,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, replicas_for
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import vnfd_identity
+
+# Request fields a CNF has no use for: its connectivity is the def files' Services, not external VLs.
+VM_ONLY_FIELDS = ("extVirtualLinks", "extManagedVirtualLinks")
+
+
+def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False):
+    """Plan the change of ``found``'s CNF to ``package``; an engine.Operation. Raises before any write when it cannot be done."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    new_vnfd = package.to_dict()["vnfd"]
+    request = validate_rolling_update(request, instance, new_vnfd)
+    for field in VM_ONLY_FIELDS:
+        if request.get(field):
+            raise ValidationError(WHAT, field, "a Kubernetes VNF has no external virtual links to change: its def files say how it is reached")
+    params = request["additionalParams"]
+    if not params.get(DEF_FILES_PARAM):
+        raise ValidationError(WHAT, change.DEF_FILES_FIELD, "name the new package's Kubernetes def files (required for a Kubernetes VNF)")
+    hooks = coordination.load_hooks(params, package, WHAT, allow_scripts)
+    flavour = new_flavour(new_vnfd, instance)
+    namespace = instance_namespace(instance)
+    deployed = private_state(instance).get("deployed")
+    if deployed is None:
+        raise ConflictError("change the package of", "VNF instance {0}".format(instance["id"]),
+                            "its record does not hold the deployed manifests (instantiated by an older version); terminate and instantiate it again")
+    scale_status = new_scale_status(flavour, instance)
+    records = new_manifests(api, package, request, instance, flavour, scale_status)
+    new_vdus = {vdu_id: object_key(record) for vdu_id, record in vdu_workloads(flavour, records, WHAT).items()}
+    named = [vdu_param["vdu_id"] for vdu_param in params["vdu_params"]]
+    check_named(named, new_vdus)
+    old_vdus = recorded_vdus(instance)
+    live = read_live(api, namespace, instance["id"], list(deployed) + records)
+    job = change.plan_package_change(deployed, records, live, old_vdus, new_vdus, named, keeps_namespace=namespace)
+    job.update(new_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in new_vdus.items()], old_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in old_vdus.items()])
+    final = changed_record(instance, new_vnfd, flavour, request, job, scale_status)
+    changed = job["changed"] or not same_record(instance, final)
+    dry_run_job(api, instance["id"], job, records)
+    plan = plan_of(instance, job, hooks)
+    if not changed:
+        plan["lines"] = ["no change: the VNF already runs this package as requested"]
+    # The record after the change, and the objects it lists before it (a rollback goes back to those).
+    document = {"job": job, "hooks": hooks, "vdu_params": params["vdu_params"], "record": final,
+                "resources": private_state(instance).get("resources") or []}
+    # It must fit in its Secret: refused now, not after the op occ started.
+    rollback_secret(instance["id"], namespace, "", document)
+
+    def execute(progress):
+        keep_job(api, instance, document, progress["op_occ_id"])
+        return carry_out(api, instance, document, progress, waits)
+
+    # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
+    return Operation(OPERATION, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
+                     instance_while_running=with_resources_of(instance, job), diff=change_diff(job))
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning inputs
+
+def new_scale_status(flavour, instance):
+    """The instance's scale levels, per aspect of the new flavour (a new aspect starts at level 0)."""
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    aspects = flavour.get("scaling_aspects") or {}
+    for aspect_id, level in sorted(levels.items()):
+        if aspect_id not in aspects and level:
+            raise ValidationError(WHAT, "vnfdId", "the instance is at scale level {0} of aspect {1}, which the new VNFD does not have; "
+                                                  "scale it to level 0 first".format(level, aspect_id))
+    return [{"aspectId": aspect_id, "scaleLevel": levels.get(aspect_id, 0)} for aspect_id in aspects]
+
+
+def new_manifests(api, package, request, instance, flavour, scale_status):
+    """The new def files' objects as they are to be deployed: in the instance's namespace, with its labels, sized for its scale levels."""
+    records = load_manifests(package, request, WHAT)
+    records = resolve_namespace(instance_namespace(instance), records, api.is_namespaced, allow_cluster_scoped=True, what=WHAT)["manifests"]
+    records = [label_record(record, instance["id"]) for record in records]
+    return sized(flavour, records, vdu_counts(flavour, instance, scale_status))
+
+
+def vdu_counts(flavour, instance, scale_status):
+    """Pods per VDU under the new VNFD at the instance's current scale levels: the VNFC count is kept, not reset."""
+    level_id = (private_state(instance).get("instantiation") or {}).get("instantiationLevelId")
+    try:
+        counts = {vdu_id: initial_replicas(flavour, vdu_id, level_id, WHAT) for vdu_id in flavour.get("vdus") or {}}
+        for item in scale_status:
+            counts.update(replicas_for(flavour, item["aspectId"], item["scaleLevel"], WHAT))
+    except ValidationError as error:
+        raise ValidationError(WHAT, "vnfdId", "the new VNFD cannot size the instance as it is (instantiation level {0}, scale status {1}): {2}; "
+                                              "scale it to a level the new VNFD allows first".format(
+                                                  level_id, {item["aspectId"]: item["scaleLevel"] for item in scale_status}, error.reason))
+    return counts
+
+
+def sized(flavour, records, counts):
+    workloads = {(record["file"], record["index"]): vdu_id for vdu_id, record in vdu_workloads(flavour, records, WHAT).items()}
+    return [with_replicas(record, counts.get(workloads[(record["file"], record["index"])]), WHAT) if (record["file"], record["index"]) in workloads
+            else record for record in records]
+
+
+def check_named(named, new_vdus):
+    for index, vdu_id in enumerate(named):
+        if vdu_id not in new_vdus:
+            raise ValidationError(WHAT, "additionalParams.vdu_params[{0}].vdu_id".format(index),
+                                  "VDU {0} has no workload in the new def files ({1})".format(vdu_id, change.DEF_FILES_FIELD))
+
+
+def recorded_vdus(instance):
+    """VDU id -> (kind, name) of its workload, as the record has them."""
+    state = private_state(instance)
+    names = {vdu_id: vdu.get("name") for vdu_id, vdu in ((state.get("flavour") or {}).get("vdus") or {}).items()}
+    workloads = {item["name"]: (item["kind"], item["name"]) for item in state.get("resources") or [] if item["kind"] in WORKLOAD_KINDS}
+    return {vdu_id: workloads[name] for vdu_id, name in names.items() if name in workloads}
+
+
+def read_live(api, namespace, instance_id, records):
+    """{(kind, name): live object} of this instance's objects among ``records`` (one LIST per namespaced kind)."""
+    kinds = {}
+    for record in records:
+        obj = object_of(record)
+        kinds.setdefault((obj["apiVersion"], obj["kind"]), set()).add(obj["metadata"]["name"])
+    live = {}
+    for (api_version, kind), names in sorted(kinds.items()):
+        if api.is_namespaced(api_version, kind):
+            found = api.list(api_version, kind, namespace, resource_selector(instance_id))
+        else:
+            found = [obj for obj in (api.get(api_version, kind, name) for name in sorted(names)) if obj is not None and is_owned_by(obj, instance_id)]
+        live.update({object_key(obj): obj for obj in found if obj["metadata"]["name"] in names})
+    return live
+
+
+def dry_run_job(api, instance_id, job, records):
+    """The API server's verdict on every create and update of the job before the first write; errors name the def file."""
+    files = {object_key(record): record for record in records}
+    for step in job["steps"]:
+        for entry in step["actions"]:
+            record = files.get((entry["kind"], entry["name"])) or {"object": change.identity(entry)}
+            if entry["do"] == change.CREATE:
+                judged(WHAT, record, create_or_adopt, api, entry["object"], instance_id, dry_run=True)
+            elif entry["do"] in (change.UPDATE, change.CONTENT):
+                live = api.get(entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"))
+                if live is not None:
+                    judged(WHAT, record, api.replace, written_over(live, entry), dry_run=True)
+            elif entry["do"] == change.RESTART:
+                judged(WHAT, record, api.patch, entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"), entry["patch"], STRATEGIC,
+                       dry_run=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The record after the change
+
+def changed_record(instance, new_vnfd, flavour, request, job, scale_status):
+    """The VnfInstance once the job is done (its VNFCs are read from the pods then)."""
+    result = copy.deepcopy(instance)
+    result.update(vnfd_identity(new_vnfd))
+    for field in MERGED_FIELDS:
+        result.pop(field, None)
+    result.update(merged_instance_fields(instance, request))
+    info = result["instantiatedVnfInfo"]
+    files = request["additionalParams"][DEF_FILES_PARAM]
+    info["scaleStatus"] = scale_status
+    info["metadata"][DEF_FILES_PARAM] = files
+    private = info["metadata"][PRIVATE]
+    private["flavour"] = sizing_rules(flavour)
+    private["deployed"] = deployed_manifests(job["target"])
+    private["resources"] = [ref(object_of(record)) for record in job["target"]]
+    private["instantiation"] = dict(private.get("instantiation") or {}, defFiles=files)
+    return result
+
+
+def same_record(before, after):
+    """True when the record already says what the change would write (a re-run after success)."""
+    def essence(instance):
+        info = instance.get("instantiatedVnfInfo") or {}
+        return {key: value for key, value in instance.items() if key != "instantiatedVnfInfo"}, info.get("scaleStatus"), info.get("metadata")
+    # Through JSON, as the record gives it back: tuples become lists.
+    return json.loads(json.dumps(essence(before))) == json.loads(json.dumps(essence(after)))
+
+
+def with_resources_of(instance, job):
+    """While the change runs, the record lists every object it may have created, so that a terminate after a fail deletes them."""
+    resources = list(private_state(instance).get("resources") or [])
+    known = {(item["kind"], item["name"]) for item in resources}
+    return with_resources(instance, resources + [ref(object_of(record)) for record in job["target"] if object_key(record) not in known])
+
+
+def with_resources(instance, resources):
+    result = copy.deepcopy(instance)
+    result["instantiatedVnfInfo"]["metadata"][PRIVATE]["resources"] = copy.deepcopy(resources)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Carrying it out (the change, its retry, its rollback)
+
+def keep_job(api, instance, document, op_occ_id):
+    """The job and the objects as they were, next to the record, before the first write; a retry keeps the first attempt's."""
+    namespace = instance_namespace(instance)
+    existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
+    if existing is not None and read_rollback(existing, op_occ_id) is not None:
+        return
+    secret = rollback_secret(instance["id"], namespace, op_occ_id, dict(document, operation=OPERATION))
+    if existing is not None:
+        api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
+    else:
+        api.create(secret)
+
+
+def saved_job(api, instance, op_occ_id):
+    """The document :func:`keep_job` kept for ``op_occ_id``; None when the operation wrote nothing."""
+    secret = api.get("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+    document = read_rollback(secret, op_occ_id) if secret is not None else None
+    return document if document and document.get("operation") == OPERATION else None
+
+
+def carry_out(api, instance, document, progress, waits, rollback=False):
+    """Run the job (``rollback``: the way back), one step after the other; the VnfInstance afterwards."""
+    job = change.rollback_job(document["job"]) if rollback else document["job"]
+    record = with_resources(instance, document["resources"]) if rollback else document["record"]
+    vdus = dict((vdu_id, (kind, name)) for vdu_id, kind, name in document["job"]["old_vdus" if rollback else "new_vdus"])
+    deadline = waits.deadline()
+    before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+    for step in job["steps"]:
+        for entry in step["actions"]:
+            write(api, instance["id"], entry)
+            progress.setdefault("done", []).append("{0} {1}/{2}".format(entry["do"], entry["kind"], entry["name"]))
+            if waits.enabled and entry.get("wait") == "ready":
+                wait_ready(api, [change.identity(entry)], deadline)
+            elif waits.enabled and entry.get("wait") == "gone":
+                wait_gone(api, [change.identity(entry)], deadline)
+        if step.get("named") and step["vdu_id"] in vdus:
+            coordinate(api, instance, step["vdu_id"], vdus[step["vdu_id"]], document, rollback, waits)
+    # Where a VDU's workload stays, its new pods take over its VNFC ids (as after a heal).
+    staying = {vdu_id for vdu_id, kind, name in document["job"]["new_vdus"] if [vdu_id, kind, name] in document["job"]["old_vdus"]}
+    result = refresh_vnfcs(api, record, healed_ids=[item["id"] for item in before if item["vduId"] in staying])
+    progress["resourceChanges"] = vnfc_changes(before, result)
+    if not rollback:
+        progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
+    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+    return result
+
+
+def write(api, instance_id, entry):
+    """One action; each can be sent again with the same result (a retry, or a rollback after any step)."""
+    do, namespace = entry["do"], entry.get("namespace")
+    if do == change.CREATE:
+        create_or_adopt(api, entry["object"], instance_id)
+        return
+    live = api.get(entry["apiVersion"], entry["kind"], entry["name"], namespace)
+    if live is not None and not is_owned_by(live, instance_id):
+        raise ConflictError(do, "{0} {1}".format(entry["kind"], entry["name"]), "it does not belong to VNF instance {0}".format(instance_id))
+    if do == change.DELETE:
+        if live is not None:
+            api.delete(entry["apiVersion"], entry["kind"], entry["name"], namespace, propagation="Foreground")
+    elif live is None:
+        create_or_adopt(api, entry.get("object") or {}, instance_id)
+    elif do == change.RESTART:
+        api.patch(entry["apiVersion"], entry["kind"], entry["name"], namespace, entry["patch"], STRATEGIC)
+    else:
+        api.replace(written_over(live, entry))
+
+
+def written_over(live, entry):
+    """The object an update or content action PUTs over ``live``: conditional on its resourceVersion."""
+    if entry["do"] == change.CONTENT:
+        return with_content(live, entry["object"])
+    obj = copy.deepcopy(entry["object"])
+    obj["metadata"]["resourceVersion"] = live["metadata"]["resourceVersion"]
+    return obj
+
+
+def coordinate(api, instance, vdu_id, workload, document, rollback, waits):
+    """The coordination hook after a VDU rolled (rolled back): once per VNFC (pod) of the VDU, as on Heat."""
+    hook = document["hooks"].get(coordination.OLD_VNF if rollback else coordination.NEW_VNF)
+    if not hook:
+        return
+    namespace = instance_namespace(instance)
+    vdu_param = next((item for item in document["vdu_params"] if item["vdu_id"] == vdu_id), {})
+    kind, name = workload
+    pods = api.list("v1", "Pod", namespace, resource_selector(instance["id"]))
+    owners = api.list("apps/v1", "ReplicaSet", namespace, resource_selector(instance["id"]))
+    owners += [obj for obj in [api.get("v1" if kind == "Pod" else "apps/v1", kind, name, namespace)] if obj is not None and kind != "Pod"]
+    records = {vdu_id: {"object": {"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": name, "namespace": namespace}}}}
+    ips = {pod["metadata"]["name"]: (pod.get("status") or {}).get("podIP") for pod in pods}
+    for item in vnfc_resource_info(records, pods, owners, namespace=namespace):
+        pod = item["computeResource"]["resourceId"]
+        vnfc = {"resource": pod, "vdu_id": vdu_id, "pod": pod, "pod_uid": item["metadata"]["podUid"], "pod_ip": ips.get(pod),
+                "workload": "{0}/{1}".format(kind, name), "namespace": namespace}
+        if coordination.is_script(hook):
+            given = coordination.script_input(vdu_param.get(coordination.vnfc_param_key(rollback)), ips.get(pod), rollback)
+            coordination.run_script(hook, pod, given, waits.timeout)
+        else:
+            coordination.run_hook(hook, coordination.hook_variables(OPERATION, instance["id"], vnfc, vdu_param, rollback), waits.timeout)
+
+
+# ---------------------------------------------------------------------------------------------
+# Retry, rollback, fail
+
+def plan_retry(api, store, found, failed, package=None, waits=None, allow_scripts=False):
+    """Run the failed change's job again (each action is idempotent); it wrote nothing yet: plan it again from ``package``."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    document = saved_job(api, instance, failed["id"])
+    if document is None:
+        if package is None:
+            raise ValidationError("vnf_lcm_op_occ", "package", "the change of package wrote nothing yet, so its retry plans it again: give the package")
+        return plan_change_pkg(api, store, found, package, failed.get("operationParams"), waits, allow_scripts)
+    plan = dict(plan_of(instance, document["job"], document["hooks"]), retry_of=failed["id"])
+
+    def execute(progress):
+        return carry_out(api, instance, document, progress, waits)
+
+    return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
+                     instance_while_running=with_resources_of(instance, document["job"]))
+
+
+def plan_rollback(api, store, found, failed, waits=None):
+    """Undo a FAILED_TEMP change: every object it touched back as it was, the record unchanged (it never changed)."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    document = saved_job(api, instance, failed["id"])
+    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
+    if document is None:
+        plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
+        return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
+    back = change.rollback_job(document["job"])
+    plan.update(lines=change.plan_lines(back), summary=change.summary(back))
+
+    def execute(progress):
+        return carry_out(api, instance, document, progress, waits, rollback=True)
+
+    return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
+                     instance_while_running=with_resources_of(instance, document["job"]))
+
+
+def discard_job(api, instance):
+    """The op occ ended (FAILED): its job goes; the objects stay as they are, listed in the record for terminate."""
+    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+
+
+# ---------------------------------------------------------------------------------------------
+# What the user sees
+
+def plan_of(instance, job, hooks):
+    return {"operation": OPERATION, "vnf_instance_id": instance["id"], "namespace": instance_namespace(instance),
+            "steps": [{"name": step["name"], "vdu_id": step.get("vdu_id"), "moved": step.get("moved", False),
+                       "actions": [{key: value for key, value in entry.items() if key not in ("object", "patch")} for entry in step["actions"]]}
+                      for step in job["steps"] if step["actions"]],
+            "summary": change.summary(job), "kept_vdus": job["kept_vdus"], "hooks": sorted(hook["name"] for hook in hooks.values()),
+            "lines": change.plan_lines(job)}
+
+
+def change_diff(job):
+    """Before/after of every object the change writes (Secret values masked)."""
+    before, after = {}, {}
+    for step in job["steps"]:
+        for entry in step["actions"]:
+            label = "{0}/{1}".format(entry["kind"], entry["name"])
+            before[label] = change.shown_object(job["originals"].get(label))
+            after[label] = None if entry["do"] == change.DELETE else change.shown_object(entry.get("object"))
+    return {"before": before, "after": after}
