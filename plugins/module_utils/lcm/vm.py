@@ -428,7 +428,9 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
     waits = waits or Waits()
     instance, op_occs, version = found
     request = validate_terminate_request(request or {"terminationType": "GRACEFUL"})
-    if instance.get("instantiationState") != INSTANTIATED:
+    # Not instantiated, but its record names a stack: what an instantiate that was failed (not rolled back) left.
+    leftover = instance.get("instantiationState") != INSTANTIATED and ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get("stack_id")
+    if instance.get("instantiationState") != INSTANTIATED and not leftover:
         plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "lines": ["no change: not instantiated"]}
         return Operation("TERMINATE", request, instance, plan, store, op_occs, version, changed=False)
     stack = located_stack(instance)
@@ -436,7 +438,7 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
     graceful = request["terminationType"] == "GRACEFUL"
     plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
             "termination_type": request["terminationType"], "stop_servers": servers if graceful else [],
-            "lines": ["stack {0}: delete".format(stack["stack_name"])]}
+            "lines": ["stack {0}: delete{1}".format(stack["stack_name"], " (not instantiated: what a failed instantiate left)" if leftover else "")]}
 
     def execute(progress):
         if graceful:
@@ -452,7 +454,8 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
         return result
 
     return Operation("TERMINATE", request, instance, plan, store, op_occs, version, execute=execute,
-                     diff={"before": {"instantiationState": INSTANTIATED, "stack": stack["stack_name"]}, "after": {"instantiationState": NOT_INSTANTIATED}})
+                     diff={"before": {"instantiationState": instance.get("instantiationState"), "stack": stack["stack_name"]},
+                           "after": {"instantiationState": NOT_INSTANTIATED}})
 
 
 def stop_servers(vim, server_ids, timeout, progress):

@@ -4,7 +4,8 @@
 """Tier 2: operations on Heat that do not end normally. The module process is killed half-way through a
 change of VNF package (after its first VNFC) and during an instantiate; Heat's connection is cut while a
 scale waits. Each ends in a state vnf_lcm_op_occ recovers from: retry completes, rollback restores the
-stack exactly (template, nested files, nfv, server ids), and nothing is left in Nova after a rollback.
+stack exactly (template, nested files, nfv, server ids), and nothing is left in Nova after a rollback, or
+after a fail and a terminate.
 """
 
 from __future__ import annotations
@@ -158,9 +159,8 @@ def region_via(admin_conn, service_type, port, proxy_port):
         identity.delete_region(region)
 
 
-def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
-    name = "vnf-kill-inst-" + uuid.uuid4().hex[:6]
-    servers_before = {server.id for server in admin_conn.compute.servers()}
+def killed_instantiate(admin_conn, ansible_task, packages, created, name):
+    """An instantiate of ``name`` whose module is SIGKILLed while Heat creates its stack: ``(stack name, its op occ)``."""
     task = instantiate(ansible_task, os.path.join(packages, OLD), name, REQUEST, background=True)
 
     def stack_recorded():
@@ -172,6 +172,13 @@ def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing
     created.append(stack_name)
     occ = kill_when(admin_conn, stack_name, lambda instance: True)
     task.wait()
+    return stack_name, occ
+
+
+def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
+    name = "vnf-kill-inst-" + uuid.uuid4().hex[:6]
+    servers_before = {server.id for server in admin_conn.compute.servers()}
+    stack_name, occ = killed_instantiate(admin_conn, ansible_task, packages, created, name)
     rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
     assert not rolled.get("failed"), rolled.get("msg")
     assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
@@ -179,3 +186,19 @@ def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing
     assert {server.id for server in admin_conn.compute.servers()} <= servers_before
     again = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
     assert again["vnf_instances"] == []
+
+
+def test_an_instantiate_killed_then_failed_is_terminated_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
+    name = "vnf-kill-fail-" + uuid.uuid4().hex[:6]
+    servers_before = {server.id for server in admin_conn.compute.servers()}
+    stack_name, occ = killed_instantiate(admin_conn, ansible_task, packages, created, name)
+    failed = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "fail"})
+    assert not failed.get("failed"), failed.get("msg")
+    assert failed["vnf_lcm_op_occ"]["id"] == occ["id"] and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED"
+    # The instance is NOT_INSTANTIATED, but its stack is there: terminate deletes it, and the record with it.
+    gone = ansible_task("vnf_terminate", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"terminationType": "FORCEFUL"}, "wait_timeout": 600})
+    assert not gone.get("failed"), gone.get("msg")
+    assert gone["changed"] and "what a failed instantiate left" in gone["plan"]["lines"][0]
+    assert stacks_named(admin_conn, stack_name) == []
+    assert {server.id for server in admin_conn.compute.servers()} <= servers_before
+    assert ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})["vnf_instances"] == []
