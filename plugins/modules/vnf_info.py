@@ -77,11 +77,11 @@ vnf_lcm_op_occs:
   elements: dict
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import info_main
 
 
 def main():
-    module_main("info", {}, ("kubernetes", "openstack", "instance", "wait"))
+    info_main({}, ("kubernetes", "openstack", "instance", "wait"))
 
 
 if __name__ == "__main__":

@@ -1,16 +1,19 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The OpenStack (Heat) path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here)."""
+"""The OpenStack (Heat) path of every LCM module: from module params to a finished operation (lcm/vim.py dispatches here).
+
+The package reader and the change-of-package planner are imported by the operations that use them only: a module
+call's start-up is mostly imports, and info, scale, heal and terminate need neither.
+"""
 
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_change_pkg
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result, waits
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
 
 
@@ -43,6 +46,8 @@ def heat_locate(params):
 
 def heat_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_pkg
+
     vim, store, found = heat_locate(params)
     event = params["action"]
 
@@ -55,6 +60,8 @@ def heat_resume(params, check_mode=False, diff_mode=False):
 
 
 def heat_instantiate(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
     vim = heat_vim(params)
     # The module needs the VNFD and the BaseHOT only: hook scripts are the role's (they only warn here),
     # and images come from Glance by name, not from the package.
@@ -78,6 +85,9 @@ def heat_on_instance(planner, missing_ok=False):
 
 
 def heat_change_pkg(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_pkg
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
     vim, store, found = heat_locate(params)
     with load_package(params["package"]) as package:
         operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
@@ -85,23 +95,12 @@ def heat_change_pkg(params, check_mode=False, diff_mode=False):
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
-def heat_info(params, check_mode=False, diff_mode=False):
-    vim = heat_vim(params)
-    store = HeatRecordStore(vim.stacks)
-    if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
-        record = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
-        found = [record] if record else []
-    else:
-        found = store.list()
-    return info_result([(instance, op_occs) for instance, op_occs, _version in found], engine.utc_now())
-
-
 HEAT_RUNS = {
     "instantiate": heat_instantiate,
     "scale": heat_on_instance(vm.plan_scale),
     "heal": heat_on_instance(vm.plan_heal),
     "terminate": heat_on_instance(vm.plan_terminate, missing_ok=True),
-    "info": heat_info,
+    "info": info.openstack_records,
     "op_occ": heat_resume,
     "change_pkg": heat_change_pkg,
 }

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import KUBERNETES, OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import KUBERNETES, OPENSTACK, vim_of
 
 OPENSTACK_VIM = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://k/v3"}}}
 
@@ -35,24 +35,68 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
 
 
 def test_the_kubernetes_path_is_runners(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, info, runner
 
     seen = []
     monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False: seen.append((planner, missing_ok)))
     runner.run_for("scale")({})
     runner.run_for("terminate")({})
     assert seen == [(cnf.plan_scale, False), (cnf.plan_terminate, True)]
-    assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is runner.info
+    assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is info.kubernetes_records
+
+
+NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 
 
 @pytest.mark.parametrize("imported, absent", [
     ("lcm.vim", ("kubernetes", "openstack")),
-    ("lcm.runner", ("openstack",)),
-    ("lcm.heat_runner", ("kubernetes",)),
+    # Scale, heal and terminate compile neither the reader nor the container update / change of package planners.
+    ("lcm.runner", ("openstack", NFV + "package.reader", NFV + "lcm.cnf_modify", NFV + "lcm.cnf_change_pkg", NFV + "k8s.package_change")),
+    # The reader and the change-of-package planner wait for the operations that use them.
+    ("lcm.heat_runner", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm_change_pkg", NFV + "heat.change_pkg")),
 ])
 def test_a_module_call_imports_only_the_client_library_of_its_vim(imported, absent):
     # A fresh interpreter: this one has imported both already.
     code = "import sys; import ansible_collections.nfv.vnflcm.plugins.module_utils.{0}; print(sorted(set({1!r}) & set(sys.modules)))".format(
         imported, absent)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def reachable_module_utils(module_file):
+    """The collection's module_utils a module's imports reach, function-level ones included: what Ansible packs
+    into its AnsiballZ payload (ansible.executor.module_common.recursive_finder walks every import the same way)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[5]
+    prefix = "ansible_collections.nfv.vnflcm.plugins."
+    seen, todo = set(), [module_file]
+    while todo:
+        tree = ast.parse((root / todo.pop()).read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(prefix):
+                names = [node.module] + [node.module + "." + alias.name for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names if alias.name.startswith(prefix)]
+            for name in names:
+                path = "plugins/" + name[len(prefix):].replace(".", "/") + ".py"
+                if name not in seen and (root / path).exists():
+                    seen.add(name)
+                    todo.append(path)
+    return {name[len(prefix + "module_utils."):] for name in seen}
+
+
+def test_vnf_info_carries_the_record_stores_not_the_lcm_drivers():
+    # Ansible builds, sends, unpacks and compiles the payload on every call: the drivers would double it.
+    reached = reachable_module_utils("plugins/modules/vnf_info.py")
+    assert {"lcm.info", "k8s.store", "heat.store"} <= reached
+    assert reached.isdisjoint({"lcm.vim", "lcm.runner", "lcm.heat_runner", "lcm.cnf", "lcm.vm", "package.reader", "heat.change_pkg"}), reached
+
+
+def test_vnf_info_imports_nothing_of_the_other_vim():
+    code = ("import sys; from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import info; "
+            "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.runner', '{0}lcm.heat_runner') if name in sys.modules))").format(NFV)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert done.stdout.strip() == "[]", done.stdout + done.stderr

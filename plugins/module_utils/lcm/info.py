@@ -1,0 +1,61 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_info: the VNF instance records of either VIM, read with that VIM's record store alone.
+
+Reading needs neither the LCM drivers nor the package reader, so vnf_info does not import lcm/vim.py (which
+reaches every driver of both VIMs): its AnsiballZ payload, which Ansible builds and the module unpacks and
+compiles on every call, holds the record stores only. The roles read every instance back after each operation,
+so this is the call a fleet makes most.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import OPENSTACK, main_for, require_client, vim_of
+
+DEFAULT_NAMESPACE = "default"
+
+
+def info_main(argument_spec, arg_groups, **module_kwargs):
+    main_for("info", read_records, argument_spec, arg_groups, **module_kwargs)
+
+
+def read_records(module, _operation="info"):
+    target = vim_of(module.params)
+    require_client(module, target)
+    read = openstack_records if target == OPENSTACK else kubernetes_records
+    result = read(module.params)
+    result["vim_type"] = target
+    return result
+
+
+def selected(params, store):
+    """``[(instance, op_occs)]``: the instance of ``vnf_instance_id`` / ``vnf_instance_name``, else all of ``store``."""
+    if params.get("vnf_instance_id") or params.get("vnf_instance_name"):
+        record = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+        return [record[:2]] if record else []
+    return [(instance, op_occs) for instance, op_occs, _version in store.list()]
+
+
+def kubernetes_records(params, check_mode=False, diff_mode=False):
+    """The records of the namespace (``namespace``, else the context's, else default): one instance or all."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
+
+    client, context_namespace = build_api_client(connection_options(params))
+    store = SecretRecordStore(KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE)
+    return info_result(selected(params, store), engine.utc_now())
+
+
+def openstack_records(params, check_mode=False, diff_mode=False):
+    """The records kept in the project's stacks tagged vnflcm: one instance or all."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
+
+    cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
+    store = HeatRecordStore(Stacks(cloud.connect(cloud.connection_options(params))))
+    return info_result(selected(params, store), engine.utc_now())
