@@ -51,8 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cnf_container_update  # noqa: E402
 from cnf_container_update import stats, write_counts  # noqa: E402
-from cnf_instantiate import ROOT, TEMPLATE, Bench  # noqa: E402
-from labk8s import build  # noqa: E402
+from cnf_instantiate import ROOT, TEMPLATE, Bench, lab_binaries  # noqa: E402
 from labk8s.audit import is_dry_run, summarize as audit_summary  # noqa: E402
 from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
 
@@ -487,11 +486,7 @@ def main(argv=None) -> int:
     p.add_argument("--baseline-only", action="store_true", help="only the kubectl side (no vnf_change_pkg)")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
-    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
-        raise SystemExit("ANSIBLE_COLLECTIONS_PATH is not set: run `make stage` and point it at the staged collections dir")
-    bin_dir = build.find_bin_dir()
-    if not bin_dir or not (bin_dir / "kubectl").exists():
-        raise SystemExit("lab binaries with kubectl are not built; run tools/lab/k8s/lab.py build")
+    bin_dir = lab_binaries()
     tools = ("kubectl",) if args.baseline_only else TOOLS
     stamp = datetime.datetime.now(datetime.timezone.utc)
     load_before = [round(x, 2) for x in os.getloadavg()]

@@ -51,7 +51,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "lab" / "k8s"))
 
-from labk8s import build  # noqa: E402
+from cnf_instantiate import lab_binaries  # noqa: E402
 from labk8s.audit import AuditLog, summarize as audit_summary  # noqa: E402
 from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
 
@@ -529,11 +529,7 @@ def main(argv=None) -> int:
     p.add_argument("--plan-only", action="store_true", help="only the planning time: no lab")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
-    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
-        raise SystemExit("ANSIBLE_COLLECTIONS_PATH is not set: run `make stage` and point it at the staged collections dir")
-    bin_dir = build.find_bin_dir()
-    if not args.plan_only and (not bin_dir or not (bin_dir / "kubectl").exists()):
-        raise SystemExit("lab binaries with kubectl are not built; run tools/lab/k8s/lab.py build")
+    bin_dir = lab_binaries(kubectl=not args.plan_only)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     load_before = [round(x, 2) for x in os.getloadavg()]
     plan = planning(args.plan_repeats)

@@ -267,6 +267,16 @@ def print_table(summary: dict, rounds: int) -> None:
         rounds, overhead["median"], overhead["min"], overhead["max"]))
 
 
+def lab_binaries(kubectl=True):
+    """The lab's binaries directory (with kubectl); exits with what to do when the collection is not staged or they are not built."""
+    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
+        raise SystemExit("ANSIBLE_COLLECTIONS_PATH is not set: run `make stage` and point it at the staged collections dir")
+    bin_dir = build.find_bin_dir()
+    if kubectl and (not bin_dir or not (bin_dir / "kubectl").exists()):
+        raise SystemExit("lab binaries with kubectl are not built; run tools/lab/k8s/lab.py build")
+    return bin_dir
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=5)
@@ -274,11 +284,7 @@ def main(argv=None) -> int:
     p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep (seconds between readiness polls)")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
-    if not os.environ.get("ANSIBLE_COLLECTIONS_PATH"):
-        raise SystemExit("ANSIBLE_COLLECTIONS_PATH is not set: run `make stage` and point it at the staged collections dir")
-    bin_dir = build.find_bin_dir()
-    if not bin_dir or not (bin_dir / "kubectl").exists():
-        raise SystemExit("lab binaries with kubectl are not built; run tools/lab/k8s/lab.py build")
+    bin_dir = lab_binaries()
     with tempfile.TemporaryDirectory(prefix="cnf-bench-") as tmp:
         work = Path(tmp)
         package = generate_package(work / "package", args.objects)
