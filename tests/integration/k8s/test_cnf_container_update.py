@@ -14,7 +14,7 @@ import pytest
 from labk8s.audit import summarize
 from labk8s.cluster import ADMIN_USER
 
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import head, kill_runner, running_op_occ, wait_for
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, running_op_occ, unblock_pods, wait_for
 
 DEF_DIR = "Files/kubernetes/"
 # The def files and their order as in the seed (cnf-update-with-mgmt-driver.rst).
@@ -150,15 +150,26 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     assert pods_by_owner(kube, ns) == after
 
 
+def failed_half_way(ansible_task, kube, cnf, packages, namespace):
+    """The container update with no pod allowed (a quota of 0 set by the cluster admin): the ConfigMap and
+    Secret are written and the first workloads patched, then a recreated Pod is refused. The quota makes the
+    failure certain; a short wait is not (on kwok a rollout can end within any timeout)."""
+    block_pods(kube, namespace)
+    try:
+        failed = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST, wait_timeout=5))
+    finally:
+        unblock_pods(kube, namespace)
+    assert failed.get("failed") is True and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed
+    assert "quota" in failed["msg"], failed["msg"]
+    return failed
+
+
 def test_failed_update_rolls_back_exactly(ansible_task, kube, cnf, packages, k8s_namespace):
     ns = k8s_namespace
     before = pods_by_owner(kube, ns)
     cm_before = config(kube, ns, "ConfigMap", "cm-data")["data"]
     secret_before = decoded(config(kube, ns, "Secret", "secret-data"))
-    # A wait too short for any rollout: the update is written, then times out.
-    failed = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST, wait_timeout=0))
-    assert failed.get("failed") is True and "FAILED_TEMP" == failed["vnf_lcm_op_occ"]["operationState"], failed
-    assert "Timed out" in failed["msg"] or "timed out" in failed["msg"].lower()
+    failed = failed_half_way(ansible_task, kube, cnf, packages, ns)
     assert config(kube, ns, "ConfigMap", "cm-data")["data"] != cm_before  # half done
     # A new operation is refused while this one is FAILED_TEMP.
     busy = ansible_task("vnf_modify", dict(cnf, request={"vnfInstanceDescription": "x"}))
@@ -186,8 +197,7 @@ def test_failed_update_rolls_back_exactly(ansible_task, kube, cnf, packages, k8s
 
 
 def test_retry_completes_a_failed_update(ansible_task, kube, cnf, packages, k8s_namespace):
-    failed = ansible_task("vnf_modify", dict(cnf, package=packages["after"], request=MODIFY_REQUEST, wait_timeout=0))
-    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    failed = failed_half_way(ansible_task, kube, cnf, packages, k8s_namespace)
     lcm = {key: cnf[key] for key in ("kubeconfig", "namespace", "vnf_instance_id", "wait_timeout")}
     no_package = ansible_task("vnf_lcm_op_occ", dict(lcm, action="retry"))
     assert no_package.get("failed") is True and "package" in no_package["msg"]

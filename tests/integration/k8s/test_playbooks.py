@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import owned, wait_for
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, owned, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.test_cnf_container_update import (
     AFTER_VNFD_ID,
     BEFORE_VNFD_ID,
@@ -80,12 +80,17 @@ def test_every_playbook_on_a_cnf(driver, kube, k8s_tenant, tacker_packages, tmp_
     pods = pods_by_owner(kube, ns)[VDU1]
     assert old_pod not in pods and len(pods) == 2
 
-    # A container update whose rollout cannot finish in time (no wait at all) fails half-way; the job says what to do.
+    # A container update whose rollouts cannot finish (a quota of 0 pods, set by the cluster admin) fails half-way;
+    # the job says what to do. The quota makes the failure certain: on kwok, rollouts may end within any short timeout.
     request_file = tmp_path / "modify_req.json"
     request_file.write_text(json.dumps(MODIFY_REQUEST, indent=2))
     cm_before = config(kube, ns, "ConfigMap", "cm-data")["data"]
     modify = dict(record, vnf_lifecycle_package=after, vnf_lifecycle_request=str(request_file))
-    failed_run = expect(driver.run("modify", dict(modify, vnf_lifecycle_wait_timeout=0)), "failed")
+    block_pods(kube, ns)
+    try:
+        failed_run = expect(driver.run("modify", dict(modify, vnf_lifecycle_wait_timeout=3)), "failed")
+    finally:
+        unblock_pods(kube, ns)
     failed = failed_run.result("Modify the VNF instance")
     occ = failed["vnf_lcm_op_occ"]
     assert failed["failed"] and occ["operationState"] == "FAILED_TEMP", failed.get("msg")
