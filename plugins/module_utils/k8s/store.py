@@ -8,12 +8,16 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
     read_record,
+    read_rollback,
+    rollback_name,
+    rollback_secret,
     record_name,
     record_secret,
     record_selector_by_name,
     records_selector,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import RECORD_LABEL, label_selector
 
 
 class SecretRecordStore(RecordStore):
@@ -22,6 +26,13 @@ class SecretRecordStore(RecordStore):
     def __init__(self, api, namespace):
         self.api = api
         self.namespace = namespace
+
+    def record_url(self, instance_id):
+        """The API URL of the record Secret (``self`` of the instance in its ``_links``)."""
+        return self.api.url("/api/v1/namespaces/{0}/secrets/{1}".format(self.namespace, record_name(instance_id)))
+
+    def selector(self):
+        return {"namespace": self.namespace}
 
     def find(self, instance_id=None, name=None):
         """``(instance, op_occs, version)`` by id or by vnfInstanceName, or None; two instances of one name is an error."""
@@ -45,3 +56,47 @@ class SecretRecordStore(RecordStore):
 
     def delete(self, instance, version):
         self.api.delete("v1", "Secret", record_name(instance["id"]), self.namespace)
+
+    def kept_for(self, instance):
+        """The instance's Secrets of this collection (record, rollback data), found by label, the record last."""
+        selector = label_selector(instance["id"]) + "," + RECORD_LABEL
+        names = sorted(secret["metadata"]["name"] for secret in self.api.list("v1", "Secret", self.namespace, selector))
+        record = record_name(instance["id"])
+        return [{"kind": "Secret", "name": name} for name in names if name != record] + [{"kind": "Secret", "name": record}]
+
+    def delete_identifier(self, instance, version, timeout=None):
+        """The rollback data first, then the record at the version read (a conflict if an operation wrote it since)."""
+        kept = self.kept_for(instance)
+        for item in kept[:-1]:
+            self.api.delete("v1", "Secret", item["name"], self.namespace)
+        self.api.delete("v1", "Secret", kept[-1]["name"], self.namespace, resource_version=version)
+        return kept
+
+
+def kept_rollback(api, instance_id, namespace, op_occ_id):
+    """What :func:`keep_rollback` kept for op occ ``op_occ_id``; None when it kept nothing (the operation wrote nothing)."""
+    secret = api.get("v1", "Secret", rollback_name(instance_id), namespace)
+    return read_rollback(secret, op_occ_id) if secret is not None else None
+
+
+def keep_rollback(api, instance_id, namespace, op_occ_id, document, merge=None):
+    """Keep ``document``, the way back of op occ ``op_occ_id``, next to the record before its first write.
+
+    A retry finds what the first attempt kept: it stays as it is, or ``merge(earlier, document)`` adds to it.
+    """
+    existing = api.get("v1", "Secret", rollback_name(instance_id), namespace)
+    earlier = read_rollback(existing, op_occ_id) if existing is not None else None
+    if earlier is not None:
+        document = merge(earlier, document) if merge else earlier
+        if document == earlier:
+            return
+    secret = rollback_secret(instance_id, namespace, op_occ_id, document)
+    if existing is None:
+        api.create(secret)
+    else:
+        api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
+
+
+def drop_rollback(api, instance_id, namespace):
+    """The operation ended (completed, rolled back or failed for good): its way back goes."""
+    api.delete("v1", "Secret", rollback_name(instance_id), namespace)

@@ -22,8 +22,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_chan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, load_manifests, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_rollback, rollback_name, rollback_secret
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import WORKLOAD_KINDS, object_key
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
@@ -88,7 +89,8 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     rollback_secret(instance["id"], namespace, "", document)
 
     def execute(progress):
-        keep_job(api, instance, document, progress["op_occ_id"])
+        # Before the first write; a retry keeps the first attempt's job and originals.
+        keep_rollback(api, instance["id"], namespace, progress["op_occ_id"], dict(document, operation=OPERATION))
         return carry_out(api, instance, document, progress, waits)
 
     # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
@@ -233,23 +235,9 @@ def with_resources(instance, resources):
 # ---------------------------------------------------------------------------------------------
 # Carrying it out (the change, its retry, its rollback)
 
-def keep_job(api, instance, document, op_occ_id):
-    """The job and the objects as they were, next to the record, before the first write; a retry keeps the first attempt's."""
-    namespace = instance_namespace(instance)
-    existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
-    if existing is not None and read_rollback(existing, op_occ_id) is not None:
-        return
-    secret = rollback_secret(instance["id"], namespace, op_occ_id, dict(document, operation=OPERATION))
-    if existing is not None:
-        api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
-    else:
-        api.create(secret)
-
-
 def saved_job(api, instance, op_occ_id):
-    """The document :func:`keep_job` kept for ``op_occ_id``; None when the operation wrote nothing."""
-    secret = api.get("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
-    document = read_rollback(secret, op_occ_id) if secret is not None else None
+    """The job kept for ``op_occ_id`` before its first write; None when the operation wrote nothing."""
+    document = kept_rollback(api, instance["id"], instance_namespace(instance), op_occ_id)
     return document if document and document.get("operation") == OPERATION else None
 
 
@@ -276,7 +264,7 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
     progress["resourceChanges"] = vnfc_changes(before, result)
     if not rollback:
         progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
-    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+    discard_job(api, instance)
     return result
 
 
@@ -374,8 +362,8 @@ def plan_rollback(api, store, found, failed, waits=None):
 
 
 def discard_job(api, instance):
-    """The op occ ended (FAILED): its job goes; the objects stay as they are, listed in the record for terminate."""
-    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+    """The op occ ended: its job goes (FAILED: the objects stay as they are, listed in the record for terminate)."""
+    drop_rollback(api, instance["id"], instance_namespace(instance))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, load_manifests, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_rollback, rollback_name, rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import CONFIG_KINDS, object_key, pod_spec_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     ACTION_RECREATE,
@@ -30,6 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     plan_container_update,
     with_images,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
     INSTANTIATED,
@@ -91,7 +91,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         result = refresh_vnfcs(api, modified, healed_ids=replaced)
         progress["resourceChanges"] = vnfc_changes(before, result)
         progress["result"] = {"replaced_pods": replaced_pods(before, result)}
-        api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+        discard_rollback(api, instance)
         return result
 
     return Operation(MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
@@ -135,8 +135,7 @@ def plan_update(api, instance, package, paths, delete_removed, retry_of=None):
     records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
     live = live_objects(api, namespace, instance["id"])
     if retry_of:
-        secret = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
-        saved = read_rollback(secret, retry_of) if secret else None
+        saved = kept_rollback(api, instance["id"], namespace, retry_of)
         live = before_first_attempt(live, saved, deployed) if saved else live
     plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
     return container_update(plan, files, target_manifests(deployed, records, plan), records, live)
@@ -357,22 +356,17 @@ def with_content(live, new):
 # Rollback data
 
 def save_rollback(api, instance, update, op_occ_id):
-    """Keep what the update replaces, before it is replaced; a retry keeps the first attempt's originals."""
-    namespace = instance_namespace(instance)
+    """Keep what the update replaces, before it is replaced; a retry adds to the first attempt's originals."""
     config = update["plan"]["configmaps_secrets"]
     live = update["live_config"]
     touched = [(entry["kind"], entry["name"]) for entry in config["update"] + config["delete"]]
-    document = {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}
-    existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
-    earlier = read_rollback(existing, op_occ_id) if existing else None
-    if earlier:
+
+    def merge(earlier, document):
         known = {object_key(obj) for obj in earlier["config"]}
-        document["config"] = earlier["config"] + [obj for obj in document["config"] if object_key(obj) not in known]
-    secret = rollback_secret(instance["id"], namespace, op_occ_id, document)
-    if existing:
-        api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
-    else:
-        api.create(secret)
+        return dict(document, config=earlier["config"] + [obj for obj in document["config"] if object_key(obj) not in known])
+
+    keep_rollback(api, instance["id"], instance_namespace(instance), op_occ_id,
+                  {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}, merge)
 
 
 def content_only(obj):
@@ -388,8 +382,7 @@ def plan_rollback(api, store, found, failed, waits=None):
     waits = waits or Waits()
     instance, op_occs, version = found
     namespace = instance_namespace(instance)
-    secret = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
-    saved = read_rollback(secret, failed["id"]) if secret else None
+    saved = kept_rollback(api, instance["id"], namespace, failed["id"])
     plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
     if saved is None:
         plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
@@ -414,12 +407,12 @@ def plan_rollback(api, store, found, failed, waits=None):
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
         result = refresh_vnfcs(api, instance, healed_ids=replaced)
-        api.delete("v1", "Secret", rollback_name(instance["id"]), namespace)
+        discard_rollback(api, instance)
         return result
 
     return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
 
 
 def discard_rollback(api, instance):
-    """The op occ ended (FAILED): its rollback data goes."""
-    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
+    """The op occ ended (completed, rolled back, FAILED): its rollback data goes."""
+    drop_rollback(api, instance["id"], instance_namespace(instance))
