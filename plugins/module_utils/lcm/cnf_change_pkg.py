@@ -78,7 +78,7 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     job.update(new_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in new_vdus.items()], old_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in old_vdus.items()])
     final = changed_record(instance, new_vnfd, flavour, request, job, scale_status)
     changed = job["changed"] or not same_record(instance, final)
-    dry_run_job(api, instance["id"], job, records)
+    dry_run_job(api, instance["id"], job, records, live)
     plan = plan_of(instance, job, hooks)
     if not changed:
         plan["lines"] = ["no change: the VNF already runs this package as requested"]
@@ -171,18 +171,19 @@ def read_live(api, namespace, instance_id, records):
     return live
 
 
-def dry_run_job(api, instance_id, job, records):
-    """The API server's verdict on every create and update of the job before the first write; errors name the def file."""
+def dry_run_job(api, instance_id, job, records, live):
+    """The API server's verdict on every create and update of the job before the first write; errors name the def file.
+
+    ``live``: the objects as read for the plan (their resourceVersion makes the dry-run update conditional, as the update will be).
+    """
     files = {object_key(record): record for record in records}
     for step in job["steps"]:
         for entry in step["actions"]:
             record = files.get((entry["kind"], entry["name"])) or {"object": change.identity(entry)}
             if entry["do"] == change.CREATE:
                 judged(WHAT, record, create_or_adopt, api, entry["object"], instance_id, dry_run=True)
-            elif entry["do"] in (change.UPDATE, change.CONTENT):
-                live = api.get(entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"))
-                if live is not None:
-                    judged(WHAT, record, api.replace, written_over(live, entry), dry_run=True)
+            elif entry["do"] in (change.UPDATE, change.CONTENT) and live.get((entry["kind"], entry["name"])) is not None:
+                judged(WHAT, record, api.replace, written_over(live[(entry["kind"], entry["name"])], entry), dry_run=True)
             elif entry["do"] == change.RESTART:
                 judged(WHAT, record, api.patch, entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"), entry["patch"], STRATEGIC,
                        dry_run=True)
