@@ -325,15 +325,20 @@ def test_a_rollout_that_cannot_finish_ends_failed_temp_and_rolls_back_to_the_sam
     assert again.get("failed") is not True and again["changed"] is False
 
 
-def test_killed_during_the_rollout_the_change_is_retried_to_its_end(ansible_task, kube, cnf, make, k8s_namespace):
-    ns = k8s_namespace
+def killed_during_the_rollout(ansible_task, kube, cnf, make, namespace):
+    """The change of package killed while it waits for VDU1's rollout (its Deployment already has the new template)."""
     package = make(NEW_ID, STUCK_FILES)
     running = ansible_task("vnf_change_pkg", dict(cnf, package=package, request=change_request(STUCK_FILES), wait_timeout=120), background=True)
-    # Killed while it waits for VDU1's rollout (its Deployment already has the new template).
-    occ = running_op_occ(kube, ns, also=lambda: "nodeSelector" in kube.call(
-        "GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1".format(ns))["spec"]["template"]["spec"])
+    occ = running_op_occ(kube, namespace, also=lambda: "nodeSelector" in kube.call(
+        "GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu1".format(namespace))["spec"]["template"]["spec"])
     kill_runner(occ)
     running.wait()
+    return occ
+
+
+def test_killed_during_the_rollout_the_change_is_retried_to_its_end(ansible_task, kube, cnf, make, k8s_namespace):
+    ns = k8s_namespace
+    killed_during_the_rollout(ansible_task, kube, cnf, make, ns)
     # What stopped it is gone: a node now has the label VDU1's pods wait for.
     node = kube.call("GET", "/api/v1/nodes")["items"][0]["metadata"]["name"]
     label_node(kube, node, "yes")
@@ -348,6 +353,22 @@ def test_killed_during_the_rollout_the_change_is_retried_to_its_end(ansible_task
     assert {item[1] for item in now["vdu2"].values()} == {"app:2.0"} and len(now["vdu2"]) == 3
     assert ("configmaps", "cm-old") not in owned(kube, ns, cnf["vnf_instance_id"])
     assert cnf_instance(ansible_task, cnf)["vnfdId"] == NEW_ID
+
+
+def test_killed_during_the_rollout_the_change_is_rolled_back_to_the_same_pods(ansible_task, kube, cnf, make, k8s_namespace):
+    ns = k8s_namespace
+    before = pods(kube, ns)
+    config_before = kube.call("GET", "/api/v1/namespaces/{0}/configmaps/cm-vdu1".format(ns))["data"]
+    occ = killed_during_the_rollout(ansible_task, kube, cnf, make, ns)
+    # No package needed: the job kept before the first write says the way back.
+    rolled = ansible_task("vnf_lcm_op_occ", dict(cnf, action="rollback"))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert (rolled["vnf_lcm_op_occ"]["id"], rolled["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "ROLLED_BACK")
+    assert pods(kube, ns) == before  # VDU1's old pods never left (its new ones could not start)
+    assert kube.call("GET", "/api/v1/namespaces/{0}/configmaps/cm-vdu1".format(ns))["data"] == config_before
+    assert ("services", "vdu2") not in owned(kube, ns, cnf["vnf_instance_id"])
+    assert kube.request("GET", "/api/v1/namespaces/{0}/secrets/vnflcm-{1}-rollback".format(ns, cnf["vnf_instance_id"]))[0] == 404
+    assert cnf_instance(ansible_task, cnf)["vnfdId"] == OLD_ID
 
 
 def label_node(kube, node, value):
