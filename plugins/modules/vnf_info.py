@@ -61,7 +61,12 @@ vim_type:
   type: str
   sample: openstack
 vnf_instances:
-  description: SOL003 VnfInstance documents.
+  description:
+    - SOL003 VnfInstance documents.
+    - "C(_links) (SOL003): C(self), the API URL of the VIM object that holds the instance's record (its Kubernetes
+      Secret, its Heat stack); C(instantiate), C(scale), C(scaleToLevel), C(heal) and C(terminate) where its
+      C(instantiationState) allows them, each C(nfv.vnflcm:<module>?<options>): the module and the options that select
+      the instance. Derived when returned, never stored."
   returned: always
   type: list
   elements: dict
@@ -72,6 +77,9 @@ vnf_lcm_op_occs:
       C(host), C(pid), C(startedAt)), until when (C(expiresAt), renewed while it works), and C(status): V(live),
       V(expired), or V(runner gone) (its process has exited on this machine), with C(statusReason). An op occ whose
       runner is gone is taken over by the next call (see M(nfv.vnflcm.vnf_lcm_op_occ))."
+    - "C(_links) (SOL003): C(self) (the record's URL and C(#vnfLcmOpOcc=<id>)), C(vnfInstance) (the instance's
+      C(self)), and for a C(FAILED_TEMP) one C(fail), C(retry) and C(rollback) (where the operation has them), each
+      C(nfv.vnflcm:vnf_lcm_op_occ?...&action=<action>)."
   returned: always
   type: list
   elements: dict

@@ -18,7 +18,7 @@ description:
     again)."
   - "Kubernetes: C(rollback) undoes what the operation did and ends C(ROLLED_BACK): INSTANTIATE deletes what it
     created (objects of its def files carrying the instance's labels; a Namespace it created
-    stays); SCALE restores the replica counts of the recorded level; MODIFY_INFO (a container
+    stays); SCALE and SCALE_TO_LEVEL restore the replica counts of the recorded levels; MODIFY_INFO (a container
     update) restores the previous ConfigMaps, Secrets and images from the rollback data it kept,
     restarting the affected pods, and the record as before. HEAL and TERMINATE cannot be rolled back."
   - "Kubernetes, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the change kept its steps and the objects as they
@@ -29,7 +29,7 @@ description:
     leaves the objects as they are; the record then lists the new ones too, so a terminate deletes them."
   - "OpenStack (the instance's Heat stack, chosen by O(cloud) or O(auth)): C(retry) plans the
     operation again from the request the op occ recorded (no package needed); C(rollback) of
-    INSTANTIATE deletes the stack, of SCALE restores the previous VNFC count."
+    INSTANTIATE deletes the stack, of SCALE and SCALE_TO_LEVEL restores the previous VNFC count."
   - "OpenStack, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the record keeps the stack from before the
     change and the change itself, so neither needs the package. C(retry) goes on VNFC by VNFC from the stack
     as it is (running the coordination hook of a VNFC whose update went through but whose hook failed);
@@ -138,11 +138,20 @@ plan:
   returned: for retry and rollback
   type: dict
 vnf_instance:
-  description: The SOL003 VnfInstance after the action.
+  description:
+    - The SOL003 VnfInstance after the action.
+    - "C(_links) (SOL003): C(self), the API URL of the VIM object that holds the instance's record (its Kubernetes
+      Secret, its Heat stack); C(instantiate), C(scale), C(scaleToLevel), C(heal) and C(terminate) where its
+      C(instantiationState) allows them, each C(nfv.vnflcm:<module>?<options>): the module and the options that select
+      the instance. Derived when returned, never stored."
   returned: always
   type: dict
 vnf_lcm_op_occ:
-  description: The SOL003 VnfLcmOpOcc after the action.
+  description:
+    - The SOL003 VnfLcmOpOcc after the action.
+    - "C(_links) (SOL003): C(self) (the record's URL and C(#vnfLcmOpOcc=<id>)), C(vnfInstance) (the instance's
+      C(self)), and for a C(FAILED_TEMP) one C(fail), C(retry) and C(rollback) (where the operation has them), each
+      C(nfv.vnflcm:vnf_lcm_op_occ?...&action=<action>)."
   returned: always
   type: dict
 vim_type:

@@ -52,6 +52,16 @@ options:
         description:
           - Parameters for the VNFM, kept in the operation occurrence.
         type: dict
+  delete_instance:
+    description:
+      - "After a successful terminate, also delete the VNF instance identifier in the same task, as
+        M(nfv.vnflcm.vnf_delete) does (SOL003 C(DELETE /vnf_instances/{id}), Tacker's C(openstack vnflcm delete)
+        after C(terminate)): the record, its operation occurrences and what the collection keeps for the
+        instance go. RV(vnf_lcm_op_occ) is still the terminate's."
+      - Nothing is deleted when the terminate fails. A re-run, when the instance is gone, changes nothing.
+      - In check mode RV(plan) adds C(delete_identifier), what would go after the terminate.
+    type: bool
+    default: false
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
@@ -74,6 +84,12 @@ EXAMPLES = r"""
       terminationType: GRACEFUL
       gracefulTerminationTimeout: 30
 
+- name: Terminate a CNF and delete its identifier in one task
+  nfv.vnflcm.vnf_terminate:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    delete_instance: true
+
 - name: Terminate a VM-based VNF on OpenStack, at once
   nfv.vnflcm.vnf_terminate:
     vnf_instance_name: vnf1
@@ -93,13 +109,28 @@ plan:
   returned: always
   type: dict
 vnf_instance:
-  description: The SOL003 VnfInstance after the operation (before it, in check mode).
+  description:
+    - The SOL003 VnfInstance after the operation (before it, in check mode).
+    - "C(_links) (SOL003): C(self), the API URL of the VIM object that holds the instance's record (its Kubernetes
+      Secret, its Heat stack); C(instantiate), C(scale), C(scaleToLevel), C(heal) and C(terminate) where its
+      C(instantiationState) allows them, each C(nfv.vnflcm:<module>?<options>): the module and the options that select
+      the instance. Derived when returned, never stored."
   returned: always
   type: dict
 vnf_lcm_op_occ:
-  description: The SOL003 VnfLcmOpOcc of the operation, with C(resourceChanges.affectedVnfcs).
+  description:
+    - The SOL003 VnfLcmOpOcc of the operation, with C(resourceChanges.affectedVnfcs).
+    - "C(_links) (SOL003): C(self) (the record's URL and C(#vnfLcmOpOcc=<id>)), C(vnfInstance) (the instance's
+      C(self)), and for a C(FAILED_TEMP) one C(fail), C(retry) and C(rollback) (where the operation has them), each
+      C(nfv.vnflcm:vnf_lcm_op_occ?...&action=<action>)."
   returned: when something was done
   type: dict
+deleted:
+  description: With O(delete_instance), what deleting the identifier removed after the terminate (Kubernetes the
+    record and rollback Secrets; empty when the record went with the terminate, its namespace or its stack).
+  returned: when O(delete_instance) is true
+  type: list
+  elements: dict
 api_calls:
   description:
     - How many API reads and writes the operation made (Kubernetes),
@@ -113,7 +144,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 
 def main():
-    module_main("terminate", {"request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("terminate", {"request": {"type": "dict"}, "delete_instance": {"type": "bool", "default": False}},
+                ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -29,7 +29,7 @@ import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, module_environment
 
-OPERATIONS = ("instantiate", "scale", "heal", "terminate", "modify", "change_vnfpkg", "op_occ", "info")
+OPERATIONS = ("instantiate", "scale", "scale_to_level", "heal", "terminate", "delete", "modify", "change_vnfpkg", "op_occ", "info")
 # The cloud name AWX's OpenStack credential writes into the clouds.yaml it injects (awx/main/models/credential/injectors.py).
 AWX_OPENSTACK_CLOUD = "devstack"
 

@@ -21,4 +21,23 @@ class RecordStore:
         raise NotImplementedError
 
     def delete(self, instance, version):
+        """The record is gone with what the operation deleted (its namespace, its stack): the engine after a terminate."""
         raise NotImplementedError
+
+    def kept_for(self, instance):
+        """Everything this store keeps for the instance, the record last: ``[{"kind", "name"}]``, what deleting its identifier removes."""
+        raise NotImplementedError
+
+    def delete_identifier(self, instance, version, timeout=None):
+        """Delete the instance's identifier: :meth:`kept_for` (the record, with its op occ history, last, so that an
+        interrupted delete leaves a record a re-run finds). Returns what went; ConflictError if another writer won."""
+        raise NotImplementedError
+
+    def record_url(self, instance_id):
+        """The URL of the VIM object that holds (or will hold) the record: the ``self`` link of the instance
+        (sol/links.py). None: this store cannot say, and its documents are returned without ``_links``."""
+        return None
+
+    def selector(self):
+        """Module options that, with ``vnf_instance_id``, find the record (Kubernetes: ``namespace``): for task links."""
+        return {}

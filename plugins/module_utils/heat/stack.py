@@ -42,6 +42,7 @@ class Stacks:
 
     def __init__(self, conn, sleep=2.0, clock=time.monotonic, sleeper=time.sleep):
         self.conn = conn
+        self._endpoint = None
         self.sleep = sleep
         self._clock = clock
         self._sleeper = sleeper
@@ -53,6 +54,13 @@ class Stacks:
     @staticmethod
     def path(stack):
         return "/stacks/{0}/{1}".format(stack["stack_name"], stack["id"])
+
+    def url(self, stack):
+        """The orchestration API URL of ``stack`` (by name alone when it has no ``id``), from the service catalog."""
+        if self._endpoint is None:
+            self._endpoint = self._api.get_endpoint().rstrip("/")
+        path = self.path(stack) if stack.get("id") else "/stacks/{0}".format(stack["stack_name"])
+        return self._endpoint + path
 
     def _call(self, action, what, method, url, ok=(200, 201, 202, 204), repeatable=None, **kwargs):
         """One REST call; a repeatable one (GETs by default) is retried on transient failures."""

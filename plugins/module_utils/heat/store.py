@@ -90,6 +90,18 @@ class HeatRecordStore(RecordStore):
         self.stack = stack
         self.pending = None
         self.orphans = []
+        self.listed = {}
+
+    def record_url(self, instance_id):
+        """The URL of the instance's stack, which holds the record (``self`` of the instance in its ``_links``).
+
+        By name and id once the stack is known (found, listed or created); by name alone before (Heat redirects a
+        name to its stack).
+        """
+        name = stack_name(instance_id)
+        if self.stack and self.stack.get("stack_name") == name:
+            return self.stacks.url(self.stack)
+        return self.stacks.url(self.listed.get(name) or {"stack_name": name})
 
     def find(self, instance_id=None, name=None):
         """``(instance, op_occs, version)`` of the instance with this id (else name), or None; sets :attr:`stack`.
@@ -123,6 +135,7 @@ class HeatRecordStore(RecordStore):
             found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
             if found:
                 records.append(found)
+                self.listed[stack["stack_name"]] = {"stack_name": stack["stack_name"], "id": stack["id"]}
         return records
 
     def save(self, instance, op_occs, version):
@@ -179,6 +192,23 @@ class HeatRecordStore(RecordStore):
     def delete(self, instance, version):
         """The record goes with its stack: the driver deletes the stack; nothing else to remove."""
         self.stack = None
+
+    def kept_for(self, instance):
+        """The record's stack (found by :meth:`find`): the op occ history, rollback data included, is in the record."""
+        return [{"kind": "OS::Heat::Stack", "name": self.stack["stack_name"]}] if self.stack else []
+
+    def delete_identifier(self, instance, version, timeout=600):
+        """Delete the record's stack and wait until it is gone (the caller made sure it holds no VNF resource any more)."""
+        kept = self.kept_for(instance)
+        if self.stack:
+            current = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
+            if current and current[2] != version:
+                raise ConflictError("delete", "the record of VNF instance {0}".format(instance["id"]),
+                                    "another operation wrote it meanwhile (version {0}, expected {1})".format(current[2], version))
+            self.stacks.delete(self.stack)
+            self.stacks.wait_deleted(self.stack, timeout)
+            self.stack = None
+        return kept
 
 
 def is_orphan(stack, now):

@@ -90,6 +90,10 @@ class KubeApi:
             parts.append(name)
         return "/".join(parts)
 
+    def url(self, path):
+        """The full URL of an API path on this cluster (what a link to an object of it says)."""
+        return self._client.configuration.host.rstrip("/") + path
+
     # --- CRUD ------------------------------------------------------------------------------
     def get(self, api_version, kind, name, namespace=None):
         """The live object, or None when it does not exist."""
@@ -127,11 +131,16 @@ class KubeApi:
         path = self.path(api_version, kind, namespace, name)
         return self._call("PATCH", path, "patch", _what(kind, name, namespace), body=patch, content_type=patch_type, dry_run=dry_run)
 
-    def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None):
-        """Delete; True when a delete was sent, False when the object was already gone."""
+    def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None, resource_version=None):
+        """Delete; True when a delete was sent, False when the object was already gone.
+
+        ``resource_version``: only that version of the object (a conflict when another writer changed it since).
+        """
         body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation}
         if grace_seconds is not None:
             body["gracePeriodSeconds"] = grace_seconds
+        if resource_version is not None:
+            body["preconditions"] = {"resourceVersion": str(resource_version)}
         path = self.path(api_version, kind, namespace, name)
         return self._call("DELETE", path, "delete", _what(kind, name, namespace), body=body, missing_ok=True) is not None
 

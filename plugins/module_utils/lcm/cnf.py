@@ -26,13 +26,34 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
+    PRIVATE,
+    Waits,
+    level_diff,
+    levels_diff,
+    private_state,
+    scaled_aspects,
+    sizing_rules,
+    vnfc_changes,
+    with_scale_levels,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status, replicas_for, scale_level_after
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
+    changed_levels,
+    initial_replicas,
+    initial_scale_status,
+    replicas_at_levels,
+    replicas_for,
+    scale_level_after,
+    target_scale_levels,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
+    SCALE_VNF_REQUEST,
+    SCALE_VNF_TO_LEVEL_REQUEST,
     validate_heal_request,
     validate_instantiate_request,
     validate_scale_request,
+    validate_scale_to_level_request,
     validate_terminate_request,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance, require_instantiation_state
@@ -315,14 +336,41 @@ def plan_scale(api, store, found, request, waits=None):
         raise ValidationError("ScaleVnfRequest", "aspectId", "{0!r} is not an aspect of this instance (aspects: {1})".format(
             aspect_id, ", ".join(sorted(levels)) or "none"))
     level = scale_level_after(levels[aspect_id], request)
-    replicas = replicas_for(flavour, aspect_id, level)
+    replicas_for(flavour, aspect_id, level)
+    plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id], "to_level": level}
+    return plan_levels(api, store, found, "SCALE", request, {aspect_id: level}, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
+
+
+def plan_scale_to_level(api, store, found, request, waits=None):
+    """Scale to absolute levels (an instantiation level or per-aspect levels): one replicas patch per VDU of each aspect
+    whose level changes; nothing to do (and no write) when every aspect is already at its target."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, "SCALE_TO_LEVEL")
+    flavour = private_state(instance)["flavour"]
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    request = validate_scale_to_level_request(request)
+    changes = changed_levels(levels, target_scale_levels(flavour, request, levels))
+    plan = {"operation": "SCALE_TO_LEVEL", "vnf_instance_id": instance["id"],
+            "from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
+            "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
+    if not changes:
+        plan.update(replicas={}, note="already at the requested scale levels")
+        return Operation("SCALE_TO_LEVEL", request, instance, plan, store, op_occs, version, changed=False)
+    return plan_levels(api, store, found, "SCALE_TO_LEVEL", request, plan["to_levels"], plan, waits, levels_diff(changes), SCALE_VNF_TO_LEVEL_REQUEST)
+
+
+def plan_levels(api, store, found, name, request, to_levels, plan, waits, diff, what=SCALE_VNF_REQUEST):
+    """The operation that brings each aspect of ``to_levels`` (aspect id -> validated level) to its level: one replicas
+    patch per VDU workload it scales, a wait, and the record's scaleStatus and VNFCs; shared by SCALE and SCALE_TO_LEVEL."""
+    instance, op_occs, version = found
+    flavour = private_state(instance)["flavour"]
     vdus = vdu_records_of(instance)
-    check_scalable(vdus, aspect_id, flavour)
-    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in replicas.items() if vdu_id in vdus}
-    plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id],
-            "to_level": level, "replicas": {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count}
-                                            for vdu_id, (obj, count) in targets.items()}}
-    dry_run_replicas(api, targets.values(), "ScaleVnfRequest")
+    for aspect_id in to_levels:
+        check_scalable(vdus, aspect_id, flavour, what)
+    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, to_levels, what).items() if vdu_id in vdus}
+    plan["replicas"] = {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count} for vdu_id, (obj, count) in targets.items()}
+    dry_run_replicas(api, targets.values(), what)
 
     def execute(progress):
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
@@ -334,13 +382,12 @@ def plan_scale(api, store, found, request, waits=None):
         if waits.enabled:
             wait_ready(api, scaled, waits.deadline())
         result = copy.deepcopy(instance)
-        result["instantiatedVnfInfo"]["scaleStatus"] = [dict(item, scaleLevel=level) if item["aspectId"] == aspect_id else item
-                                                        for item in result["instantiatedVnfInfo"]["scaleStatus"]]
+        result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
         result = refresh_vnfcs(api, result, vdus)
         progress["resourceChanges"] = vnfc_changes(before, result)
         return result
 
-    return Operation("SCALE", request, instance, plan, store, op_occs, version, execute=execute, diff=level_diff(aspect_id, levels[aspect_id], level))
+    return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
 def dry_run_replicas(api, targets, what):
@@ -352,16 +399,19 @@ def dry_run_replicas(api, targets, what):
 
 
 def plan_scale_rollback(api, store, found, failed, waits=None):
-    """Undo a FAILED_TEMP scale: every VDU of the aspect back to the replicas of the recorded (pre-operation) level."""
+    """Undo a FAILED_TEMP SCALE or SCALE_TO_LEVEL: every VDU of the aspects it set out to change back to the replicas of
+    their recorded (pre-operation) levels."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    aspect_id = (failed.get("operationParams") or {}).get("aspectId")
-    level = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}.get(aspect_id)
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
     flavour = private_state(instance)["flavour"]
+    back = {aspect_id: levels.get(aspect_id, 0) for aspect_id in scaled_aspects(flavour, failed, levels)}
     vdus = vdu_records_of(instance)
-    targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_for(flavour, aspect_id, level).items() if vdu_id in vdus]
-    plan = {"operation": "SCALE", "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "aspect_id": aspect_id, "to_level": level}
-    dry_run_replicas(api, targets, "rollback of ScaleVnfRequest")
+    targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, back).items() if vdu_id in vdus]
+    plan = {"operation": failed["operation"], "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "to_levels": back}
+    if failed["operation"] == "SCALE":
+        plan.update(aspect_id=next(iter(back)), to_level=next(iter(back.values())))
+    dry_run_replicas(api, targets, "rollback of " + (SCALE_VNF_REQUEST if failed["operation"] == "SCALE" else SCALE_VNF_TO_LEVEL_REQUEST))
 
     def execute(progress):
         scaled = [api.patch(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"]["namespace"], {"spec": {"replicas": count}})
@@ -370,7 +420,7 @@ def plan_scale_rollback(api, store, found, failed, waits=None):
             wait_ready(api, scaled, waits.deadline())
         return refresh_vnfcs(api, instance, vdus)
 
-    return Operation("SCALE", failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+    return Operation(failed["operation"], failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
 
 
 def plan_instantiate_rollback(api, store, found, failed, package=None, waits=None):

@@ -9,6 +9,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -39,6 +40,27 @@ def sizing_rules(flavour):
 
 def level_diff(aspect_id, before, after):
     return {"before": {"scaleStatus": {aspect_id: before}}, "after": {"scaleStatus": {aspect_id: after}}}
+
+
+def levels_diff(changes):
+    """The diff of a scale to level from sizing.changed_levels' ``{aspect: (from, to)}``."""
+    return {"before": {"scaleStatus": {aspect_id: levels[0] for aspect_id, levels in changes.items()}},
+            "after": {"scaleStatus": {aspect_id: levels[1] for aspect_id, levels in changes.items()}}}
+
+
+def with_scale_levels(scale_status, levels):
+    """A scaleStatus list with the aspects of ``levels`` (aspect id -> level) at their new level."""
+    result = [dict(item, scaleLevel=levels[item["aspectId"]]) if item["aspectId"] in levels else item for item in scale_status or []]
+    known = {item["aspectId"] for item in result}
+    return result + [{"aspectId": aspect_id, "scaleLevel": level} for aspect_id, level in sorted(levels.items()) if aspect_id not in known]
+
+
+def scaled_aspects(flavour, failed_op_occ, current_levels):
+    """The aspects a SCALE or SCALE_TO_LEVEL op occ set out to change, from its request and the levels before it."""
+    request = failed_op_occ.get("operationParams") or {}
+    if failed_op_occ["operation"] == "SCALE":
+        return [request.get("aspectId")]
+    return sorted(changed_levels(current_levels, target_scale_levels(flavour, request, current_levels)))
 
 
 def vnfc_changes(before, after_instance):

@@ -17,6 +17,7 @@ import datetime
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 
@@ -96,13 +97,59 @@ class Progress(dict):
         return copy.deepcopy(dict(self))
 
 
+def with_links(store, result):
+    """``result`` with SOL003 ``_links`` on its VnfInstance(s) and VnfLcmOpOcc(s): every result of the engine
+    and of vnf_info passes here on its way out (the records themselves never hold links; sol/links.py)."""
+    if not isinstance(result, dict):
+        return result
+    linked = dict(result)
+    selector = store.selector()
+
+    def url(instance_id):
+        return store.record_url(instance_id) if instance_id else None
+
+    def instance(document):
+        href = url((document or {}).get("id")) if isinstance(document, dict) else None
+        return links.with_instance_links(document, href, selector) if href else document
+
+    def op_occ(document):
+        href = url((document or {}).get("vnfInstanceId")) if isinstance(document, dict) else None
+        return links.with_op_occ_links(document, href, selector) if href else document
+
+    if "vnf_instance" in linked:
+        linked["vnf_instance"] = instance(linked["vnf_instance"])
+    if "vnf_lcm_op_occ" in linked:
+        linked["vnf_lcm_op_occ"] = op_occ(linked["vnf_lcm_op_occ"])
+    if isinstance(linked.get("vnf_instances"), list):
+        linked["vnf_instances"] = [instance(item) for item in linked["vnf_instances"]]
+    if isinstance(linked.get("vnf_lcm_op_occs"), list):
+        linked["vnf_lcm_op_occs"] = [op_occ(item) for item in linked["vnf_lcm_op_occs"]]
+    return linked
+
+
+def linked_results(store, produce):
+    """What ``produce()`` returns, or the partial result of the collection error it raises, with ``_links``."""
+    try:
+        return with_links(store, produce())
+    except VnfLcmError as error:
+        try:
+            error.result = with_links(store, error.result)
+        except Exception:  # noqa: B902 - the failure must reach the user as it is, linked or not (a VIM gone away)
+            pass
+        raise
+
+
 def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
-    """Carry out ``operation``; returns the module result.
+    """Carry out ``operation``; returns the module result (its documents with ``_links``: :func:`with_links`).
 
     ``resume``: ``(event, failed_op_occ)`` to carry out a ``retry`` or ``rollback`` of a FAILED_TEMP
     op occ instead of starting a new one: that op occ goes on (PROCESSING, or ROLLING_BACK), and
     ends COMPLETED, or ROLLED_BACK, or FAILED_TEMP again.
     """
+    return linked_results(operation.store, lambda: _run(operation, check_mode, diff_mode, now, resume))
+
+
+def _run(operation, check_mode, diff_mode, now, resume):
     store, op_occs, version = operation.store, operation.op_occs, operation.version
     result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
     if diff_mode and operation.diff is not None:
@@ -221,6 +268,10 @@ def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_m
     tidies up what the VIM keeps for a rollback that will now never come. A running op occ whose
     runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
+    return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force))
+
+
+def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force):
     instance = found[0]
     failed = find_op_occ(found[1], op_occ_id)
     if failed["operationState"] in lease.RUNNING:
@@ -228,7 +279,7 @@ def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_m
     if failed["operationState"] != occ.FAILED_TEMP:
         return already_ended(instance, failed, event)
     if event != "fail":
-        return run(plan(failed, found), check_mode, diff_mode, now, resume=(event, failed))
+        return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed))
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
     if on_fail is not None:

@@ -95,11 +95,56 @@ def heat_change_pkg(params, check_mode=False, diff_mode=False):
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
+def heat_delete(params, check_mode=False, diff_mode=False):
+    """vnf_delete on OpenStack: the record lives in the instance's stack, so a terminate already took it."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+
+    vim = heat_vim(params)
+    result = identifier.delete_identifier(lambda: heat_located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    return with_calls(result, vim)
+
+
+def heat_terminate(params, check_mode=False, diff_mode=False):
+    """vnf_terminate; with delete_instance, the identifier goes next (lcm/delete.py)."""
+    result = heat_on_instance(vm.plan_terminate, missing_ok=True)(params, check_mode, diff_mode)
+    if not params.get("delete_instance"):
+        return result
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+
+    vim = heat_vim(params)
+    result = identifier.terminate_then_delete(result, lambda: heat_located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    calls = dict(result.get("api_calls") or {})
+    for key, value in vim.counter.calls.items():
+        calls[key] = calls.get(key, 0) + value
+    result["api_calls"] = calls
+    return result
+
+
+def heat_located(vim, params):
+    """``(store, found)`` of the instance the params select, on a connected ``vim``; NotFoundError when none."""
+    store = HeatRecordStore(vim.stacks)
+    found = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    if found is None:
+        wanted = params.get("vnf_instance_id") or repr(params.get("vnf_instance_name"))
+        raise NotFoundError("VNF instance {0} in the Heat stacks of this project".format(wanted))
+    return store, found
+
+
+def left_stack(instance):
+    """The stack a NOT_INSTANTIATED record names: what an instantiate that was failed (not rolled back) left."""
+    metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
+    if instance.get("instantiationState") == "INSTANTIATED" or not metadata.get("stack_id"):
+        return []
+    return ["stack {0}".format(metadata.get("stack_name"))]
+
+
 HEAT_RUNS = {
     "instantiate": heat_instantiate,
     "scale": heat_on_instance(vm.plan_scale),
+    "scale_to_level": heat_on_instance(vm.plan_scale_to_level),
     "heal": heat_on_instance(vm.plan_heal),
-    "terminate": heat_on_instance(vm.plan_terminate, missing_ok=True),
+    "terminate": heat_terminate,
+    "delete": heat_delete,
     "info": info.openstack_records,
     "op_occ": heat_resume,
     "change_pkg": heat_change_pkg,

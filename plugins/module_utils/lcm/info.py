@@ -47,7 +47,7 @@ def kubernetes_records(params, check_mode=False, diff_mode=False):
 
     client, context_namespace = build_api_client(connection_options(params))
     store = SecretRecordStore(KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE)
-    return info_result(selected(params, store), engine.utc_now())
+    return engine.with_links(store, info_result(selected(params, store), engine.utc_now()))
 
 
 def openstack_records(params, check_mode=False, diff_mode=False):
@@ -58,4 +58,4 @@ def openstack_records(params, check_mode=False, diff_mode=False):
 
     cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
     store = HeatRecordStore(Stacks(cloud.connect(cloud.connection_options(params))))
-    return info_result(selected(params, store), engine.utc_now())
+    return engine.with_links(store, info_result(selected(params, store), engine.utc_now()))

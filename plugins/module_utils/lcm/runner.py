@@ -125,19 +125,54 @@ def resume_operation(api, store, found, failed, event, package, params):
             return cnf_modify.plan_modify(api, store, found, request, package, params["delete_removed"], waits(params), retry_of=failed["id"])
         if operation_type == CHANGE_VNFPKG:
             return cnf_change_pkg.plan_retry(api, store, found, failed, package, waits(params))
-        planners = {"SCALE": cnf.plan_scale, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
+        planners = {"SCALE": cnf.plan_scale, "SCALE_TO_LEVEL": cnf.plan_scale_to_level, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
         return planners[operation_type](api, store, found, request, waits(params))
     if operation_type == "INSTANTIATE":
         return cnf.plan_instantiate_rollback(api, store, found, failed, package, waits(params))
-    if operation_type == "SCALE":
+    if operation_type in ("SCALE", "SCALE_TO_LEVEL"):
         return cnf.plan_scale_rollback(api, store, found, failed, waits(params))
     if operation_type == MODIFY_INFO:
         return cnf_modify.plan_rollback(api, store, found, failed, waits(params))
     if operation_type == CHANGE_VNFPKG:
         return cnf_change_pkg.plan_rollback(api, store, found, failed, waits(params))
     raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]),
-                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, MODIFY_INFO, CHANGE_VNFPKG here); retry or fail it".format(
-                            operation_type))
+                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, SCALE_TO_LEVEL, MODIFY_INFO, CHANGE_VNFPKG here); "
+                        "retry or fail it".format(operation_type))
+
+
+def delete(params, check_mode=False, diff_mode=False):
+    """vnf_delete: the instance's identifier, with its record and what the collection keeps for it (lcm/delete.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+
+    api, namespace = kube_api(params)
+    result = identifier.delete_identifier(lambda: cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")),
+                                          left_objects, check_mode, diff_mode)
+    return with_api_calls(result, api)
+
+
+def terminate(params, check_mode=False, diff_mode=False):
+    """vnf_terminate; with delete_instance, the identifier goes next (lcm/delete.py)."""
+    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True)
+    if not params.get("delete_instance"):
+        return result
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+
+    api, namespace = kube_api(params)
+    result = identifier.terminate_then_delete(
+        result, lambda: cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects,
+        check_mode, diff_mode)
+    calls = dict(result.get("api_calls") or {})
+    for key, value in api.calls.items():
+        calls[key] = calls.get(key, 0) + value
+    result["api_calls"] = calls
+    return result
+
+
+def left_objects(instance):
+    """What the record of a NOT_INSTANTIATED instance lists: what an instantiate that was failed (not rolled back) left."""
+    if instance.get("instantiationState") == "INSTANTIATED":
+        return []
+    return ["{0}/{1}".format(item.get("kind"), item.get("name")) for item in cnf.recorded_resources(instance)]
 
 
 def with_api_calls(result, api):
@@ -153,9 +188,9 @@ def run_for(operation):
     if operation == "info":
         from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import kubernetes_records
         return kubernetes_records
-    if operation in ("modify", "op_occ", "change_pkg"):
-        return {"modify": modify, "op_occ": resume, "change_pkg": change_pkg}[operation]
-    planner = {"scale": cnf.plan_scale, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]
+    if operation in ("modify", "op_occ", "change_pkg", "delete", "terminate"):
+        return {"modify": modify, "op_occ": resume, "change_pkg": change_pkg, "delete": delete, "terminate": terminate}[operation]
+    planner = {"scale": cnf.plan_scale, "scale_to_level": cnf.plan_scale_to_level, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]
 
     def run(params, check_mode=False, diff_mode=False):
         return on_instance(planner, params, check_mode, diff_mode, missing_ok=operation == "terminate")

@@ -10,11 +10,12 @@ one in use is imported, with its client library.
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import OPENSTACK, main_for, require_client, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
 
 
 def module_main(operation, argument_spec, arg_groups, **module_kwargs):
-    """The whole main() of an LCM module, for both VIMs: ``operation`` is instantiate, scale, heal, terminate, modify,
-    op_occ, change_pkg or info."""
+    """The whole main() of an LCM module, for both VIMs: ``operation`` is instantiate, scale, scale_to_level, heal, terminate,
+    delete, modify, op_occ, change_pkg or info."""
     main_for(operation, run_module, argument_spec, arg_groups, **module_kwargs)
 
 
@@ -31,4 +32,15 @@ def run_module(module, operation):
         run = runner.run_for(operation)
     result = run(module.params, module.check_mode, module.diff_mode)
     result["vim_type"] = target
+    with_conversions(result, module.params.get("request"))
+    return result
+
+
+def with_conversions(result, request):
+    """The plan says which Tacker v1 (SOL003 v2.6.1) forms of the request were taken as their v3 form (sol/tacker_v1.py)."""
+    notes = tacker_v1.conversion_notes(request)
+    if notes and isinstance(result.get("plan"), dict):
+        result["plan"]["converted"] = notes
+        if isinstance(result["plan"].get("lines"), list):
+            result["plan"]["lines"] = result["plan"]["lines"] + notes
     return result

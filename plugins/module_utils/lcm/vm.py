@@ -27,15 +27,32 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_l
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, level_diff, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
+    PRIVATE,
+    Waits,
+    level_diff,
+    levels_diff,
+    private_state,
+    sizing_rules,
+    vnfc_changes,
+    with_scale_levels,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status, replicas_for, scale_level_after
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
+    changed_levels,
+    initial_scale_status,
+    replicas_at_levels,
+    replicas_for,
+    scale_level_after,
+    target_scale_levels,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     INSTANTIATE_VNF_REQUEST,
     validate_heal_request,
     validate_instantiate_request,
     validate_scale_request,
+    validate_scale_to_level_request,
     validate_terminate_request,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import current_scale_levels, new_vnf_instance, require_instantiation_state
@@ -355,17 +372,41 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
     aspect_id = request["aspectId"]
     level = scale_level_after(levels.get(aspect_id, 0), request)
     indexes = rescaled(private["vnfcs"], replicas_for(private["flavour"], aspect_id, level))
-    return _scale_operation(vim, store, found, request, waits, aspect_id, levels.get(aspect_id, 0), level, indexes, preview)
+    levels_plan = {"aspect_id": aspect_id, "from_level": levels.get(aspect_id, 0), "to_level": level}
+    return _scale_operation(vim, store, found, request, waits, {aspect_id: level}, indexes, levels_plan, preview,
+                            diff=level_diff(aspect_id, levels.get(aspect_id, 0), level))
 
 
-def _scale_operation(vim, store, found, request, waits, aspect_id, from_level, to_level, indexes, preview=False, name="SCALE"):
+def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
+    """Scale to absolute levels (an instantiation level or per-aspect levels): one stack update with the VNFCs of every
+    aspect whose level changes; nothing to do (no stack update) when every aspect is already at its target."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, "SCALE_TO_LEVEL")
+    private = private_state(instance)
+    levels = current_scale_levels(instance)
+    request = validate_scale_to_level_request(request)
+    changes = changed_levels(levels, target_scale_levels(private["flavour"], request, levels))
+    levels_plan = {"from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
+                   "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
+    if not changes:
+        plan = dict(levels_plan, operation="SCALE_TO_LEVEL", vnf_instance_id=instance["id"], lines=["no change: already at the requested scale levels"])
+        return Operation("SCALE_TO_LEVEL", request, instance, plan, store, op_occs, version, changed=False)
+    indexes = rescaled(private["vnfcs"], replicas_at_levels(private["flavour"], levels_plan["to_levels"]))
+    return _scale_operation(vim, store, found, request, waits, levels_plan["to_levels"], indexes, levels_plan, preview,
+                            name="SCALE_TO_LEVEL", diff=levels_diff(changes))
+
+
+def _scale_operation(vim, store, found, request, waits, to_levels, indexes, levels_plan, preview=False, name="SCALE", diff=None):
+    """The stack update to VNFCs ``indexes`` that brings the aspects of ``to_levels`` to their levels (SCALE, SCALE_TO_LEVEL
+    and their rollbacks, which restore the recorded VNFCs and change no level)."""
     instance, op_occs, version = found
     private = private_state(instance)
     stack = located_stack(instance)
     before, after = stack_description(private, private["vnfcs"]), stack_description(private, indexes)
     change = stack_plan(before, after)
-    plan = {"operation": name, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "aspect_id": aspect_id,
-            "from_level": from_level, "to_level": to_level, "vnfcs": indexes, "summary": change["summary"], "lines": plan_lines(change)}
+    plan = dict(levels_plan, operation=name, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfcs=indexes,
+                summary=change["summary"], lines=plan_lines(change))
     # Heat's verdict on the update before it is sent.
     changes = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
     if preview:
@@ -375,13 +416,12 @@ def _scale_operation(vim, store, found, request, waits, aspect_id, from_level, t
         old = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
         update_stack(vim, stack, after["template"], after["nfv"], waits, progress)
         result = copy.deepcopy(instance)
-        result["instantiatedVnfInfo"]["scaleStatus"] = [dict(item, scaleLevel=to_level) if item["aspectId"] == aspect_id else item
-                                                        for item in result["instantiatedVnfInfo"].get("scaleStatus") or []]
+        result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
         result = refreshed(vim, result, stack, dict(private, vnfcs=indexes), after["nfv"])
         progress["resourceChanges"] = vnfc_changes(old, result)
         return result
 
-    return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=level_diff(aspect_id, from_level, to_level))
+    return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -489,7 +529,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
 
     Retry re-plans from the op occ's operationParams against the stored record; rollback of INSTANTIATE
-    deletes the stack, of SCALE restores the previous VNFC count. HEAL and TERMINATE can only be retried.
+    deletes the stack, of SCALE and SCALE_TO_LEVEL restores the previous VNFCs. HEAL and TERMINATE can only be retried.
     """
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -498,19 +538,23 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     if operation == "INSTANTIATE":
         return _resume_instantiate(vim, store, found, params, event, waits)
     if event == "retry":
-        planner = {"SCALE": plan_scale, "HEAL": plan_heal, "TERMINATE": plan_terminate}.get(operation)
+        planner = {"SCALE": plan_scale, "SCALE_TO_LEVEL": plan_scale_to_level, "HEAL": plan_heal, "TERMINATE": plan_terminate}.get(operation)
         if planner is None:
             raise ConflictError("retry", "{0} operation occurrence {1}".format(operation, failed_op_occ["id"]), "this collection cannot retry it on OpenStack")
         if operation == "SCALE":
             # The record still has the levels from before the failed scale: re-plan from them.
             return plan_scale(vim, store, found, params, waits)
         return planner(vim, store, found, params, waits)
-    if operation == "SCALE":
+    if operation in ("SCALE", "SCALE_TO_LEVEL"):
+        # The record still has the VNFCs and levels from before the failed scale: the stack goes back to them.
         private = private_state(instance)
         levels = current_scale_levels(instance)
-        aspect_id = params.get("aspectId")
-        return _scale_operation(vim, store, found, params, waits, aspect_id, levels.get(aspect_id, 0), levels.get(aspect_id, 0),
-                                private["vnfcs"], name="SCALE")
+        if operation == "SCALE":
+            aspect_id = params.get("aspectId")
+            levels_plan = {"aspect_id": aspect_id, "from_level": levels.get(aspect_id, 0), "to_level": levels.get(aspect_id, 0)}
+        else:
+            levels_plan = {"to_levels": levels}
+        return _scale_operation(vim, store, found, params, waits, {}, private["vnfcs"], levels_plan, name=operation)
     raise ConflictError("roll back", "{0} operation occurrence {1}".format(operation, failed_op_occ["id"]),
                         "SOL003 allows no rollback of {0}; retry it or fail it".format(operation))
 

@@ -171,6 +171,18 @@ SCALE_VNF_REQUEST = {
     "additionalParams": key_value_pairs(),
 }
 
+SCALE_INFO = {
+    "aspectId": string(required=True),
+    "scaleLevel": integer(required=True, minimum=0),
+}
+
+# Exactly one of instantiationLevelId and scaleInfo (SOL003): checked by validation.validate_scale_to_level_request.
+SCALE_VNF_TO_LEVEL_REQUEST = {
+    "instantiationLevelId": string(),
+    "scaleInfo": list_of(struct(SCALE_INFO)),
+    "additionalParams": key_value_pairs(),
+}
+
 HEAL_VNF_REQUEST = {
     "vnfcInstanceId": list_of(string()),
     "cause": string(),

@@ -12,7 +12,7 @@ vimConnectionInfo as a map keyed by id) or raises ValidationError naming the off
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import datatypes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import datatypes, tacker_v1
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import vnfd_checks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import validate
 
@@ -21,6 +21,7 @@ INSTANTIATE_VNF_REQUEST = "InstantiateVnfRequest"
 VNF_INFO_MODIFICATION_REQUEST = "VnfInfoModificationRequest"
 CHANGE_CURRENT_VNF_PKG_REQUEST = "ChangeCurrentVnfPkgRequest"
 SCALE_VNF_REQUEST = "ScaleVnfRequest"
+SCALE_VNF_TO_LEVEL_REQUEST = "ScaleVnfToLevelRequest"
 HEAL_VNF_REQUEST = "HealVnfRequest"
 TERMINATE_VNF_REQUEST = "TerminateVnfRequest"
 
@@ -47,7 +48,7 @@ def validate_instantiate_request(body, vnfd=None, strict=True, instance=None):
 
     ``instance`` (optional) contributes the VIM connections it already has (set by a modification).
     """
-    request = validate(body, datatypes.INSTANTIATE_VNF_REQUEST, INSTANTIATE_VNF_REQUEST, strict)
+    request = validate(tacker_v1.upgrade_cp_configs(body, INSTANTIATE_VNF_REQUEST), datatypes.INSTANTIATE_VNF_REQUEST, INSTANTIATE_VNF_REQUEST, strict)
     check_vim_connection_references(request, INSTANTIATE_VNF_REQUEST, instance)
     if vnfd is not None:
         vnfd_checks.check_instantiate_against_vnfd(request, vnfd, INSTANTIATE_VNF_REQUEST)
@@ -56,6 +57,7 @@ def validate_instantiate_request(body, vnfd=None, strict=True, instance=None):
 
 def validate_vnf_info_modification_request(body, strict=True):
     """VnfInfoModificationRequest: at least one modification; no id both modified and deleted."""
+    tacker_v1.refuse_vnfc_info_modifications_delete_ids(body, VNF_INFO_MODIFICATION_REQUEST)
     request = validate(body, datatypes.VNF_INFO_MODIFICATION_REQUEST, VNF_INFO_MODIFICATION_REQUEST, strict)
     if not request:
         raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, None, "no modification requested")
@@ -77,7 +79,8 @@ def check_vnf_instance_texts(what, name, description, fields=("vnfInstanceName",
 
 def validate_change_pkg_request(body, new_vnfd=None, instance=None, strict=True):
     """ChangeCurrentVnfPkgRequest; with ``new_vnfd`` / ``instance``, ids must exist in them."""
-    request = validate(body, datatypes.CHANGE_CURRENT_VNF_PKG_REQUEST, CHANGE_CURRENT_VNF_PKG_REQUEST, strict)
+    request = validate(tacker_v1.upgrade_cp_configs(body, CHANGE_CURRENT_VNF_PKG_REQUEST), datatypes.CHANGE_CURRENT_VNF_PKG_REQUEST,
+                       CHANGE_CURRENT_VNF_PKG_REQUEST, strict)
     check_change_pkg_additional_params(request)
     check_vim_connection_references(request, CHANGE_CURRENT_VNF_PKG_REQUEST, instance)
     if new_vnfd is not None or instance is not None:
@@ -100,6 +103,25 @@ def validate_scale_request(body, vnfd_flavour=None, current_levels=None, strict=
     request = validate(body, datatypes.SCALE_VNF_REQUEST, SCALE_VNF_REQUEST, strict)
     if vnfd_flavour is not None:
         vnfd_checks.check_scale_against_flavour(request, vnfd_flavour, current_levels, SCALE_VNF_REQUEST)
+    return request
+
+
+def validate_scale_to_level_request(body, strict=True):
+    """ScaleVnfToLevelRequest: exactly one of instantiationLevelId and scaleInfo, each aspect at most once in scaleInfo.
+
+    Whether the level or the aspects exist in the flavour is sizing.target_scale_levels' check.
+    """
+    request = validate(body, datatypes.SCALE_VNF_TO_LEVEL_REQUEST, SCALE_VNF_TO_LEVEL_REQUEST, strict)
+    given = [key for key in ("instantiationLevelId", "scaleInfo") if key in request]
+    if len(given) != 1:
+        raise ValidationError(SCALE_VNF_TO_LEVEL_REQUEST, "instantiationLevelId",
+                              "give exactly one of instantiationLevelId and scaleInfo (given: {0})".format(", ".join(given) or "neither"))
+    seen = set()
+    for index, item in enumerate(request.get("scaleInfo") or []):
+        if item["aspectId"] in seen:
+            raise ValidationError(SCALE_VNF_TO_LEVEL_REQUEST, "scaleInfo[{0}].aspectId".format(index),
+                                  "aspect {0!r} is given more than once".format(item["aspectId"]))
+        seen.add(item["aspectId"])
     return request
 
 

@@ -31,16 +31,18 @@ def test_every_module_runs_with_the_groups_defaults(k8s_tenant, tacker_packages,
         # The change of package is OpenStack-only for now: the module says so.
         ("vnf_change_pkg", dict(where, package=package, request={"vnfdId": "x"})),
         ("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"})),
+        ("vnf_delete", where),
     ]
     results = run_with_group_defaults(tmp_path, defaults, tasks)
     by_module = {task[0]: result for task, result in zip(tasks, results)}
 
     for module in ("vnf_package_info", "vnf_instantiate", "vnf_info", "vnf_scale", "vnf_heal", "vnf_modify", "vnf_lcm_op_occ",
-                   "vnf_terminate"):
+                   "vnf_terminate", "vnf_delete"):
         assert not failure_of(by_module[module]), "{0}: {1}".format(module, failure_of(by_module[module]))
     assert by_module["vnf_instantiate"]["vnf_instance"]["metadata"]["namespace"] == namespace
     assert [item["vnfInstanceName"] for item in by_module["vnf_info"]["vnf_instances"]] == ["defaults-cnf"]
     assert by_module["vnf_modify"]["vnf_instance"]["vnfInstanceDescription"] == "set through module_defaults"
     assert by_module["vnf_terminate"]["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert by_module["vnf_delete"]["changed"] is True and by_module["vnf_delete"]["vnf_instance"]["vnfInstanceName"] == "defaults-cnf"
     assert by_module["vnf_lcm_op_occ"]["changed"] is False
     assert failure_of(by_module["vnf_change_pkg"]).startswith("Failed to")

@@ -116,5 +116,11 @@ def test_every_playbook_on_a_cnf(driver, kube, k8s_tenant, tacker_packages, tmp_
     assert gone["changed"] and gone["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
     wait_for(lambda: owned(kube, ns) == {}, "nothing labelled left", timeout=120, sleep=0.5)
 
+    # Then its identifier: the record goes, and a re-run has nothing to delete.
+    deleted = expect(driver.run("delete", by_id)).result("Delete the VNF instance identifier")
+    assert deleted["changed"] and deleted["deleted"][-1] == {"kind": "Secret", "name": "vnflcm-" + created["vnf_instance"]["id"]}
+    assert expect(driver.run("info", {"vnf_lifecycle_namespace": ns})).result("Read the VNF instances")["vnf_instances"] == []
+    assert expect(driver.run("delete", by_id)).result("Report a VNF instance that is not there")["changed"] is False
+
     if isinstance(driver, RunnerDriver):
         assert driver.leaks({"ServiceAccount token": k8s_tenant.token}) == []

@@ -69,6 +69,8 @@ def module_args(package, namespace, access_secrets):
             "vdu_params": [{"vdu_id": "VDU2", "new_vnfc_param": {"username": "ssh", "password": access_secrets["vnfc_password"]}}]}}),
         "vnf_lcm_op_occ": dict(instance, action="retry"),
         "vnf_terminate": dict(instance, request={"terminationType": "FORCEFUL"}),
+        "vnf_scale_to_level": dict(instance, request={"scaleInfo": [{"aspectId": "vdu2_aspect", "scaleLevel": 1}]}),
+        "vnf_delete": instance,
     }
 
 

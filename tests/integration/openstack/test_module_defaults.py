@@ -28,6 +28,7 @@ def test_every_module_runs_with_the_groups_defaults(openstack_lab, tacker_packag
         ("vnf_change_pkg", dict(where, package=package, request={"vnfdId": "x", "additionalParams": {"upgrade_type": "RollingUpdate"}})),
         ("vnf_lcm_op_occ", dict(where, action="retry")),
         ("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"})),
+        ("vnf_delete", where),
         # Check mode: the plan and Heat's preview, no stack.
         ("vnf_instantiate", {"package": package, "vnf_instance_name": ABSENT, "request": REQUEST}, "check"),
     ]
@@ -42,3 +43,4 @@ def test_every_module_runs_with_the_groups_defaults(openstack_lab, tacker_packag
         message = failure_of(result)
         assert not message or message.startswith("Failed to"), "{0}: {1}".format(module, message)
     assert by_module["vnf_terminate"].get("changed") is False
+    assert by_module["vnf_delete"].get("changed") is False and not failure_of(by_module["vnf_delete"])

@@ -73,6 +73,8 @@ def module_args(package, access_password):
         "vnf_change_pkg": dict(instance, package=package, request={"vnfdId": "x", "additionalParams": {"upgrade_type": "RollingUpdate"}}),
         "vnf_lcm_op_occ": dict(instance, action="retry"),
         "vnf_terminate": dict(instance, request={"terminationType": "FORCEFUL"}),
+        "vnf_scale_to_level": dict(instance, request={"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 1}]}),
+        "vnf_delete": instance,
     }
 
 

@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     stack_updates,
     stacks_named,
 )
+from ansible_collections.nfv.vnflcm.tests.integration.sol003_conformance import assert_conforms
 
 pytestmark = pytest.mark.tier2
 
@@ -54,6 +55,7 @@ def test_instantiate_level_1(lab, admin_conn, ansible_task, package):
     assert not result.get("failed"), result.get("msg")
     assert result["changed"] and result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     Flow.result = result
+    assert_conforms(result)
     info = result["vnf_instance"]["instantiatedVnfInfo"]
     by_vdu = {item["vduId"]: item for item in info["vnfcResourceInfo"]}
     assert sorted(item["vduId"] for item in info["vnfcResourceInfo"]) == ["VDU1", "VDU2"]
@@ -81,6 +83,8 @@ def test_instantiate_level_1(lab, admin_conn, ansible_task, package):
     listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": Flow.name})
     assert [item["id"] for item in listed["vnf_instances"]] == [result["vnf_instance"]["id"]]
     assert listed["vnf_instances"][0]["instantiatedVnfInfo"]["vnfcResourceInfo"] == info["vnfcResourceInfo"]
+    # SOL003 _links: self is the stack that holds the record.
+    assert assert_conforms(listed) == 2 and "/stacks/{0}".format(stack_name) in listed["vnf_instances"][0]["_links"]["self"]["href"]
 
 
 def test_rerun_changes_nothing(lab, ansible_task, package):
@@ -108,12 +112,27 @@ def test_scale_out_beyond_and_in(lab, admin_conn, ansible_task):
     assert beyond.get("failed") and "numberOfSteps" in beyond["msg"]
     assert len(stack_updates(lab, stack_name)) == updates
 
-    scale_in = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_IN", "aspectId": "VDU1_scale"}))
+    # Back in by scale to level (the same stack update a SCALE_IN makes): instantiation_level_1 puts VDU1_scale at 0.
+    to_level = dict(base, request={"instantiationLevelId": "instantiation_level_1"})
+    writes = len(heat_writes(lab, stack_name))
+    planned = ansible_task("vnf_scale_to_level", to_level, check=True)
+    assert not planned.get("failed"), planned.get("msg")
+    assert planned["plan"]["to_levels"] == {"VDU1_scale": 0} and planned["plan"]["summary"]["removed"] == ["VDU1-1"]
+    assert len(heat_writes(lab, stack_name)) == writes
+    scale_in = ansible_task("vnf_scale_to_level", to_level)
     assert not scale_in.get("failed"), scale_in.get("msg")
+    assert scale_in["vnf_lcm_op_occ"]["operation"] == "SCALE_TO_LEVEL" and scale_in["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert [item["changeType"] for item in scale_in["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]] == ["REMOVED"]
+    assert scale_in["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 0}]
     left = [item for item in servers_of(admin_conn, scale_in).values() if item["vduId"] == "VDU1"]
     assert [item["metadata"]["stackResource"] for item in left] == ["VDU1-0"]
     newest = [item for item in vdu1 if item["metadata"]["stackResource"] == "VDU1-1"][0]["computeResource"]["resourceId"]
     assert admin_conn.compute.find_server(newest) is None
+    # Absolute, so a re-run (here as per-aspect levels) is no change: no stack update, no Heat write.
+    updates = len(stack_updates(lab, stack_name))
+    again = ansible_task("vnf_scale_to_level", dict(base, request={"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 0}]}))
+    assert not again.get("failed") and again["changed"] is False and again["api_calls"]["heat_write"] == 0, again.get("msg")
+    assert len(stack_updates(lab, stack_name)) == updates
     Flow.result = scale_in
 
 
@@ -135,6 +154,11 @@ def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
     servers = [item["id"] for item in after["vnfcResourceInfo"]]
     ports = [port.id for server in servers for port in admin_conn.network.ports(device_id=server)]
     lab_nets = sorted(net.id for net in admin_conn.network.networks(name="net0")) + sorted(net.id for net in admin_conn.network.networks(name="net1"))
+    # Deleting the identifier of an INSTANTIATED instance is refused (SOL003), and Heat gets no write.
+    writes_before = len(heat_writes(lab, stack_name))
+    refused = ansible_task("vnf_delete", base)
+    assert refused.get("failed") is True and "terminate it first" in refused["msg"], refused.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes_before and len(stacks_named(admin_conn, stack_name)) == 1
     done = ansible_task("vnf_terminate", dict(base, request={"terminationType": "GRACEFUL", "gracefulTerminationTimeout": 30}))
     assert not done.get("failed"), done.get("msg")
     assert done["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
@@ -145,6 +169,12 @@ def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
     assert sorted(net.id for net in admin_conn.network.networks(name="net0")) + sorted(net.id for net in admin_conn.network.networks(name="net1")) == lab_nets
     again = ansible_task("vnf_terminate", base)
     assert again["changed"] is False and not again.get("failed")
+    # The record lived in the stack: after the terminate, the identifier is already gone; nothing stays.
+    deleted = ansible_task("vnf_delete", base)
+    assert not deleted.get("failed") and deleted["changed"] is False and deleted["vnf_instance"] is None, deleted.get("msg")
+    assert deleted["api_calls"]["heat_write"] == 0
+    assert ansible_task("vnf_info", dict(base))["vnf_instances"] == []
+    assert stacks_named(admin_conn, stack_name) == []
 
 
 def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package):
@@ -167,8 +197,11 @@ def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package
         vl1 = [link for link in info["vnfVirtualLinkResourceInfo"] if link["vnfVirtualLinkDescId"] == "internalVL1"][0]
         assert vl1["networkResource"]["resourceId"] == network.id and len(vl1["vnfLinkPorts"]) == 3
     finally:
-        done = ansible_task("vnf_terminate", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"terminationType": "FORCEFUL"}})
+        done = ansible_task("vnf_terminate", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"terminationType": "FORCEFUL"},
+                                              "delete_instance": True})
         assert not done.get("failed"), done.get("msg")
+        # The record went with the stack: the identifier is gone with the terminate.
+        assert done["deleted"] == [] and ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})["vnf_instances"] == []
         admin_conn.network.delete_network(network.id)
 
 
@@ -217,7 +250,9 @@ def test_failed_create_is_failed_temp_with_heats_reason_then_rolled_back(lab, ad
     occ = result["vnf_lcm_op_occ"]
     assert occ["operationState"] == "FAILED_TEMP"
     assert "Failed to create stack" in occ["error"]["detail"] and "VDU2_CP1" in occ["error"]["detail"], occ["error"]
+    assert assert_conforms(result) == 1 and sorted(occ["_links"]) == ["fail", "retry", "rollback", "self", "vnfInstance"]
     listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
+    assert_conforms(listed)
     assert [item["operationState"] for item in listed["vnf_lcm_op_occs"]] == ["FAILED_TEMP"]
     stack_name = "vnf-" + occ["vnfInstanceId"]
     assert len(stacks_named(admin_conn, stack_name)) == 1
@@ -225,4 +260,5 @@ def test_failed_create_is_failed_temp_with_heats_reason_then_rolled_back(lab, ad
     done = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback"})
     assert done.get("failed") is not True, done.get("msg")
     assert done["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK" and done["vim_type"] == "openstack"
+    assert_conforms(done)
     assert stacks_named(admin_conn, stack_name) == []

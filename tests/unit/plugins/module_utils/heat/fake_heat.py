@@ -65,6 +65,9 @@ class FakeStacks:
     def now(self):
         return datetime.datetime(2026, 11, 22, 5, 0, 0, tzinfo=datetime.timezone.utc)
 
+    def url(self, stack):
+        return "http://heat.test/v1/project/stacks/" + "/".join(part for part in (stack["stack_name"], stack.get("id")) if part)
+
     def __getattr__(self, name):
         # Any other call (create, patch, delete, ...) is a write the test can see.
         def write(*args, **kwargs):

@@ -81,3 +81,29 @@ def test_scale_rollback_restores_the_recorded_count(instantiated):
     operation = vm.plan_resume(with_stacks(vim, stacks), store, found,
                                {"id": "o", "operation": "SCALE", "operationParams": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, "rollback")
     assert operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]} and operation.plan["to_level"] == 0
+
+
+def test_scale_to_level_plans_one_stack_update_and_a_rerun_plans_none(instantiated):
+    vim, stacks, store, found = instantiated
+    operation = vm.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"instantiationLevelId": "instantiation_level_2"})
+    assert operation.name == "SCALE_TO_LEVEL" and operation.plan["to_levels"] == {"VDU1_scale": 1}
+    assert operation.plan["summary"]["added"] == ["VDU1-1"]
+    assert engine.run(operation, check_mode=True)["changed"] and stacks.writes == []
+    again = vm.plan_scale_to_level(vim, store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 0}]})
+    assert again.changed is False and again.plan["to_levels"] == {}
+
+
+def test_scale_to_level_beyond_the_maximum_fails_before_any_write(instantiated):
+    vim, stacks, store, found = instantiated
+    with pytest.raises(ValidationError) as err:
+        vm.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 3}]})
+    assert err.value.field == "scaleInfo[0].scaleLevel" and stacks.writes == []
+
+
+def test_scale_to_level_rollback_restores_the_recorded_vnfcs(instantiated):
+    vim, stacks, store, found = instantiated
+    failed = {"id": "o", "operation": "SCALE_TO_LEVEL", "operationParams": {"instantiationLevelId": "instantiation_level_2"}}
+    operation = vm.plan_resume(with_stacks(vim, stacks), store, found, failed, "rollback")
+    assert operation.name == "SCALE_TO_LEVEL" and operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]}
+    assert operation.plan["to_levels"] == {"VDU1_scale": 0}
+    assert vm.plan_resume(vim, store, found, failed, "retry").plan["to_levels"] == {"VDU1_scale": 1}

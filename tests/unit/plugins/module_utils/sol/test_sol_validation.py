@@ -115,7 +115,9 @@ DELETE = object()
     (("extVirtualLinks", 0, "extCps"), [], "extVirtualLinks[0].extCps", "at least 1"),
     (("extVirtualLinks", 0, "extCps", 1, "cpdId"), DELETE, "extVirtualLinks[0].extCps[1].cpdId", "is required"),
     (("extVirtualLinks", 0, "extCps", 1, "cpdId"), 7, "extVirtualLinks[0].extCps[1].cpdId", "must be a string"),
-    (("extVirtualLinks", 0, "extCps", 1, "cpConfig"), [], "extVirtualLinks[0].extCps[1].cpConfig", "must be an object"),
+    # A list is Tacker v1's form (test_sol_tacker_v1.py); anything else that is no object is refused.
+    (("extVirtualLinks", 0, "extCps", 1, "cpConfig"), "cfg1", "extVirtualLinks[0].extCps[1].cpConfig", "must be an object"),
+    (("extVirtualLinks", 0, "extCps", 1, "cpConfig"), [], "extVirtualLinks[0].extCps[1].cpConfig", "must have at least 1 item(s)"),
     (("extVirtualLinks", 0, "extCps", 1, "cpConfig", "cfg1", "cpProtocolData", 0, "layerProtocol"), "IP",
      "extVirtualLinks[0].extCps[1].cpConfig.cfg1.cpProtocolData[0].layerProtocol", "must be one of IP_OVER_ETHERNET"),
     (("extVirtualLinks", 0, "extCps", 1, "cpConfig", "cfg1", "cpProtocolData", 0, "ipOverEthernet", "ipAddresses", 1, "type"), "IPV5",

@@ -1,0 +1,115 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Delete a VNF instance identifier (SOL003 ``DELETE /vnf_instances/{id}``), on either VIM.
+
+SOL003 allows it for a NOT_INSTANTIATED instance only, and it has no operation occurrence: the record
+goes, and with it the op occ history and whatever else the VIM's record store keeps for the instance
+(common/record_store.py ``kept_for``: the Kubernetes rollback Secret, the Heat stack the record lives in).
+Refused, before anything is written, while the instance is INSTANTIATED, while an operation of it is
+unfinished (its rollback data would go), and while its record lists what a failed instantiate left
+(deleting the identifier would orphan that: terminate deletes it).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import with_links
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
+
+OPERATION = "DELETE_IDENTIFIER"
+
+
+def check_deletable(instance, op_occs, leftovers):
+    """ConflictError saying what to do first, unless SOL003 allows deleting the identifier now."""
+    what = "VNF instance {0}".format(instance["id"])
+    if instance.get("instantiationState") == INSTANTIATED:
+        raise ConflictError("delete", what, "it is INSTANTIATED; terminate it first (nfv.vnflcm.vnf_terminate), or terminate and delete in one "
+                            "step with vnf_terminate's delete_instance: true")
+    busy = [item for item in op_occs if not occ.is_terminal(item)]
+    if busy:
+        raise ConflictError("delete", what, "operation occurrence {0} ({1}) is {2}; retry, roll back or fail it first "
+                            "(nfv.vnflcm.vnf_lcm_op_occ)".format(busy[0]["id"], busy[0]["operation"], busy[0]["operationState"]))
+    if leftovers:
+        raise ConflictError("delete", what, "its record lists what a failed instantiate left ({0}); terminate it first "
+                            "(nfv.vnflcm.vnf_terminate), which deletes them".format(", ".join(leftovers)))
+
+
+def plan_delete(store, found, leftovers=(), after_terminate=False):
+    """The plan: what goes (``kept_for``), after the checks (skipped for the plan of a terminate that deletes next)."""
+    instance, op_occs, _version = found
+    if not after_terminate:
+        check_deletable(instance, op_occs, leftovers)
+    kept = store.kept_for(instance)
+    return {"operation": OPERATION, "vnf_instance_id": instance["id"], "delete": kept,
+            "lines": ["{0} {1}: delete".format(item["kind"], item["name"]) for item in kept]}
+
+
+def gone(error):
+    """The result for an instance that does not exist (any more): nothing to do."""
+    return {"changed": False, "vnf_instance": None, "deleted": [], "plan": {"operation": OPERATION, "delete": [], "lines": [error.msg]}}
+
+
+def delete_identifier(locate, leftovers_of, check_mode=False, diff_mode=False, timeout=None):
+    """vnf_delete: ``locate()`` gives ``(store, (instance, op_occs, version))`` or raises NotFoundError;
+    ``leftovers_of(instance)`` names what a failed instantiate left on the VIM."""
+    try:
+        store, found = locate()
+    except NotFoundError as error:
+        return gone(error)
+    instance = found[0]
+    plan = plan_delete(store, found, leftovers_of(instance))
+    result = {"changed": True, "plan": plan, "vnf_instance": instance, "deleted": []}
+    if diff_mode:
+        result["diff"] = identifier_diff(instance, plan["delete"])
+    if not check_mode:
+        result["deleted"] = store.delete_identifier(instance, found[2], timeout)
+    return with_links(store, result)
+
+
+def identifier_diff(instance, kept):
+    return {"before": {"vnfInstance": {"id": instance["id"], "vnfInstanceName": instance.get("vnfInstanceName"),
+                                       "instantiationState": instance.get("instantiationState")},
+                       "kept": ["{0}/{1}".format(item["kind"], item["name"]) for item in kept]},
+            "after": {}}
+
+
+def left_after_terminate(terminate_plan, kept):
+    """What of ``kept`` the terminate of ``terminate_plan`` leaves: not its stack (Heat: the record lives there), nothing
+    when it deletes the namespace the record lives in (Kubernetes)."""
+    namespace = terminate_plan.get("namespace")
+    if namespace and any(item.get("kind") == "Namespace" and item.get("name") == namespace for item in terminate_plan.get("delete") or []):
+        return []
+    return [item for item in kept if item["name"] != terminate_plan.get("stack_name")]
+
+
+def terminate_then_delete(terminated, locate, leftovers_of, check_mode=False, diff_mode=False, timeout=None):
+    """vnf_terminate with delete_instance: ``terminated`` is the terminate's result; the identifier goes next.
+
+    In check mode the instance is still INSTANTIATED: the plan says what the delete would remove once terminated.
+    """
+    try:
+        store, found = locate()
+    except NotFoundError:
+        # The record went with the terminate (its namespace, its stack) or was never there.
+        terminated["deleted"] = []
+        return terminated
+    if check_mode:
+        plan = plan_delete(store, found, after_terminate=True)
+        plan["delete"] = left_after_terminate(terminated.get("plan") or {}, plan["delete"])
+        plan["lines"] = ["{0} {1}: delete".format(item["kind"], item["name"]) for item in plan["delete"]]
+        terminated["plan"] = dict(terminated.get("plan") or {}, delete_identifier=plan)
+        terminated["deleted"] = []
+        terminated["changed"] = bool(terminated.get("changed") or plan["delete"])
+        if diff_mode and "diff" in terminated:
+            terminated["diff"]["before"]["kept"] = ["{0}/{1}".format(item["kind"], item["name"]) for item in plan["delete"]]
+            terminated["diff"]["after"] = {}
+        return terminated
+    done = delete_identifier(lambda: (store, found), leftovers_of, check_mode, diff_mode, timeout)
+    terminated["plan"] = dict(terminated.get("plan") or {}, delete_identifier=done["plan"])
+    terminated["deleted"] = done["deleted"]
+    terminated["changed"] = bool(terminated.get("changed") or done["changed"])
+    if diff_mode and "diff" in terminated:
+        terminated["diff"]["after"] = {}
+    return terminated

@@ -1,0 +1,102 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+module: vnf_delete
+short_description: Delete a VNF instance identifier (ETSI NFV-SOL003 DELETE /vnf_instances/{id})
+version_added: 0.1.0
+description:
+  - "Deletes a VNF instance identifier, as SOL003's C(DELETE /vnf_instances/{vnfInstanceId}) (Tacker's
+    C(openstack vnflcm delete)): the instance's record goes, and with it its operation occurrences and
+    everything else the collection keeps for it. There is no operation occurrence for it, as in SOL003."
+  - "Only a C(NOT_INSTANTIATED) instance: an C(INSTANTIATED) one is refused, before anything is written, with a
+    message to terminate it first (M(nfv.vnflcm.vnf_terminate), whose O(nfv.vnflcm.vnf_terminate#module:delete_instance)
+    terminates and deletes in one task). Also refused: an instance with an unfinished operation (C(PROCESSING),
+    C(ROLLING_BACK), C(FAILED_TEMP): retry, roll back or fail it with M(nfv.vnflcm.vnf_lcm_op_occ) first), and one
+    whose record lists what an instantiate that was failed left on the VIM (terminate deletes that)."
+  - An instance that does not exist (any more) is nothing to do (C(changed=false)); RV(vnf_instance) is then null.
+  - "Kubernetes: the record Secret C(vnflcm-<id>) and the rollback data Secret C(vnflcm-<id>-rollback) of the instance
+    in its namespace, found by the instance's label, the record last (at the version read: an operation that wrote it
+    meanwhile makes the delete fail, deleting nothing more)."
+  - "OpenStack: the record lives in the instance's stack, which terminate deletes, so a terminated instance is
+    already gone. A stack that still holds a record is deleted, and the module waits until it is gone."
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
+author:
+  - nfv.vnflcm maintainers (@nfv-vnflcm)
+extends_documentation_fragment:
+  - nfv.vnflcm.instance
+  - nfv.vnflcm.kubernetes
+  - nfv.vnflcm.openstack
+  - nfv.vnflcm.vim
+  - nfv.vnflcm.wait
+  - nfv.vnflcm.attributes
+  - nfv.vnflcm.attributes.full
+requirements:
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
+"""
+
+EXAMPLES = r"""
+- name: Terminate a CNF, then delete its identifier
+  nfv.vnflcm.vnf_terminate:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    request:
+      terminationType: GRACEFUL
+
+- name: Delete the identifier of the terminated CNF
+  nfv.vnflcm.vnf_delete:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+
+- name: Delete a VM-based VNF's identifier on OpenStack, by id
+  nfv.vnflcm.vnf_delete:
+    vnf_instance_id: 5c0d0e1f-0000-4000-8000-00000000c0de
+    cloud: mycloud
+"""
+
+RETURN = r"""
+vim_type:
+  description: The VIM the operation went to, V(kubernetes) or V(openstack).
+  returned: success
+  type: str
+  sample: kubernetes
+plan:
+  description: What goes (C(delete), a list of C(kind) and C(name), the record last) and the same as C(lines).
+  returned: always
+  type: dict
+  sample: {operation: DELETE_IDENTIFIER, delete: [{kind: Secret, name: vnflcm-5c0d0e1f-rollback}, {kind: Secret, name: vnflcm-5c0d0e1f}]}
+vnf_instance:
+  description: The SOL003 VnfInstance as it was before its identifier was deleted; null when there was none.
+  returned: always
+  type: dict
+deleted:
+  description: What was deleted (empty in check mode and when there was nothing to delete).
+  returned: always
+  type: list
+  elements: dict
+api_calls:
+  description:
+    - How many API reads and writes the operation made (Kubernetes),
+    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
+  returned: always
+  type: dict
+  sample: {read: 2, write: 2}
+"""
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+
+
+def main():
+    module_main("delete", {}, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+
+
+if __name__ == "__main__":
+    main()
