@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -218,10 +219,23 @@ def signal_group(pgid, sig):
 
 # --------------------------------------------------------------------------- helpers
 
+def ephemeral_ports():
+    """The kernel's range for bind(0) and outgoing connections (Linux; the usual default elsewhere)."""
+    try:
+        low, high = Path('/proc/sys/net/ipv4/ip_local_port_range').read_text().split()
+        return range(int(low), int(high) + 1)
+    except (OSError, ValueError):
+        return range(32768, 61000)
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
+    """A free port below the ephemeral range: a port picked by bind(0) is free only until somebody else's
+    bind(0) or outgoing connection takes it (the Kubernetes lab starts side by side with this one)."""
+    low = ephemeral_ports().start
+    while True:
+        port = random.randrange(max(1024, low - 12000), low)
+        if port_free(port):
+            return port
 
 
 def port_free(port):
@@ -326,7 +340,8 @@ class Lab:
         old = self.info.get('ports', {})
         for name in [p for t in range(1, self.tier + 1) for p in PORT_NAMES[t]]:
             port = old.get(name)
-            self.ports[name] = port if port and port_free(port) else free_port()
+            reusable = port and port not in ephemeral_ports() and port_free(port)
+            self.ports[name] = port if reusable else free_port()
         # Distinct even if the OS handed out a just-freed port twice.
         if len(set(self.ports.values())) != len(self.ports):
             return self.choose_ports()
