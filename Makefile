@@ -164,7 +164,7 @@ lab-status: venv  ## show what runs
 # tests run twice, so that those meant for tier 1 (stub resources) get a tier-1 lab and the tier2 ones
 # a tier-2 lab; each run starts what it needs unless a lab is already up. The Kubernetes run's output
 # is shown when both are done.
-PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs
+PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs --durations=12
 K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(shell echo $(CURDIR) | sha256sum | cut -c1-12).log
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \

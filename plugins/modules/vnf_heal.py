@@ -22,6 +22,17 @@ description:
   - "OpenStack: the server of each named VNFC (all VNFCs when none is named) is marked unhealthy in its
     (nested) stack and the stack is updated, so Heat replaces it: the server id changes and the record
     follows (vnfcResourceInfo and vnfcInfo ids are derived from the server id, as in Tacker v2)."
+  - "OpenStack, C(additionalParams.all: true) (Tacker v2's parameter): the volumes of each healed VNFC
+    (C(storageResourceIds), the Cinder volumes of its VirtualStorage) are marked unhealthy too, so Heat creates
+    new ones (new volume ids, the old ones deleted; the record's C(virtualStorageResourceInfo) follows, and the op
+    occ lists them in C(resourceChanges.affectedVirtualStorages)); without it, or C(false), the volumes are kept and
+    attached to the new server. The plan lists every volume to be replaced. Healing the whole VNF (no
+    C(vnfcInstanceId)) with C(all: true) replaces every server and volume in the stack, which keeps its networks,
+    ports and the record; Tacker v2 deletes and re-creates the whole stack instead."
+  - "Kubernetes, C(additionalParams.all): taken, and the heal is the same without it: a pod has no storage of
+    its own here, PersistentVolumeClaims belong to the VNF and are kept (the plan says so). Healing the whole VNF
+    replaces the pod of every VNFC; the other objects (Services, ConfigMaps, PersistentVolumeClaims) stay, where
+    Tacker v2 terminates and instantiates the CNF again."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -45,6 +56,8 @@ options:
       additionalParams:
         description:
           - Parameters for the VNFM, kept in the operation occurrence.
+          - "C(all) (boolean, Tacker v2): also replace the storage of the healed VNFCs (OpenStack: their Cinder volumes;
+            Kubernetes: nothing more, see the description). Anything but a boolean is refused, naming C(additionalParams.all)."
         type: dict
 extends_documentation_fragment:
   - nfv.vnflcm.instance
@@ -74,6 +87,20 @@ EXAMPLES = r"""
     cloud: mycloud
     request:
       vnfcInstanceId: ["{{ vnf1.vnf_instance.instantiatedVnfInfo.vnfcInfo[0].id }}"]
+
+- name: Replace a VNFC's server and its Cinder volumes too (Tacker v2's all)
+  nfv.vnflcm.vnf_heal:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      vnfcInstanceId: ["{{ vnf1.vnf_instance.instantiatedVnfInfo.vnfcInfo[1].id }}"]
+      additionalParams: {all: true}
+
+- name: Heal the whole VNF (every VNFC)
+  nfv.vnflcm.vnf_heal:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    request: {cause: restart everything}
 """
 
 RETURN = r"""
@@ -83,7 +110,9 @@ vim_type:
   type: str
   sample: openstack
 plan:
-  description: The VNFCs whose pods are replaced.
+  description:
+    - The VNFCs whose pods (Kubernetes) or servers (OpenStack) are replaced; on OpenStack each one's C(volumes) to be
+      replaced too (C(additionalParams.all)), also in C(lines).
   returned: always
   type: dict
 vnf_instance:

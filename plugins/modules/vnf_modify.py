@@ -37,10 +37,17 @@ description:
     FAILED_TEMP operation can be rolled back with M(nfv.vnflcm.vnf_lcm_op_occ). It is deleted
     when the operation completes, is rolled back or is failed.
   - A re-run with nothing left to change changes nothing (C(changed=false)).
-  - The module runs on Kubernetes only. It takes the OpenStack options too, so that C(module_defaults) for the
-    C(group/nfv.vnflcm.vnflcm) action group apply to every module of the collection; when they select the
-    OpenStack VIM (see O(vim_type)) it fails before it connects, saying so. On OpenStack the change of VNF
-    package is M(nfv.vnflcm.vnf_change_pkg).
+  - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
+    O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
+    and an error when both VIMs are given at the same step."
+  - "OpenStack (Heat): the record only. The same fields (C(vnfInstanceName), C(vnfInstanceDescription),
+    C(metadata), C(extensions), C(vnfConfigurableProperties), C(vimConnectionInfo), C(vimConnectionInfoDeleteIds),
+    C(vnfcInfoModifications)) change the VnfInstance kept in the instance's stack, which is written by
+    signalling its record resource: no stack update, no server touched. The operation occurrence is
+    C(MODIFY_INFO); a re-run with nothing left to change writes nothing."
+  - "OpenStack: a C(vnfdId) other than the instance's is refused (naming C(vnfdId)): a new VNF package is
+    M(nfv.vnflcm.vnf_change_pkg). O(package) and O(delete_removed) belong to the container update, which is for
+    CNFs only, and are refused too. C(accessInfo) secrets of C(vimConnectionInfo) are never stored."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -63,6 +70,7 @@ options:
       vnfdId:
         description:
           - The VNFD of O(package); a new one on an instantiated CNF is the container update (see the description).
+          - On OpenStack only the instance's own C(vnfdId) is taken (no change); a new one is M(nfv.vnflcm.vnf_change_pkg).
         type: str
       metadata:
         description:
@@ -90,12 +98,14 @@ options:
   package:
     description:
       - The VNF package (CSAR directory or zip) of the new C(vnfdId); required when C(vnfdId) changes.
+      - Kubernetes only; refused on OpenStack.
     type: path
   delete_removed:
     description:
       - Delete the ConfigMaps and Secrets the new package no longer has. Without it they are reported under
         C(plan.container_update.configmaps_secrets.removed) and left as they are.
       - One still used by a workload is an error, before anything is written.
+      - Kubernetes only; refused on OpenStack when true.
     type: bool
     default: false
 extends_documentation_fragment:
@@ -112,7 +122,8 @@ attributes:
     support: full
     details: ConfigMap data before and after; Secret values are masked.
 requirements:
-  - kubernetes >= 24.2.0
+  - kubernetes >= 24.2.0 (Kubernetes VIM)
+  - openstacksdk >= 1.0.0 (OpenStack VIM)
 """
 
 EXAMPLES = r"""
@@ -125,6 +136,17 @@ EXAMPLES = r"""
       metadata:
         owner: team-b
         obsolete_key: null   # removed (RFC 7396)
+
+- name: On OpenStack, rename a VM-based VNF and merge its metadata (the record only, no stack update)
+  nfv.vnflcm.vnf_modify:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    request:
+      vnfInstanceName: vnf1-renamed
+      metadata: {owner: team-b}
+      vnfcInfoModifications:
+        - id: VDU1-6f1c2d3e-0000-4000-8000-000000000001
+          vnfcConfigurableProperties: {role: primary}
 
 - name: Update containers to a new package, restarting only the pods that need it
   nfv.vnflcm.vnf_modify:
@@ -194,12 +216,12 @@ diff:
   returned: in diff mode
   type: dict
 vim_type:
-  description: The VIM the operation went to (V(kubernetes)).
+  description: The VIM the operation went to (V(kubernetes) or V(openstack)).
   returned: always
   type: str
   sample: kubernetes
 api_calls:
-  description: How many Kubernetes API reads and writes the operation made.
+  description: How many API reads and writes the operation made (Kubernetes; on OpenStack the calls per service).
   returned: always
   type: dict
   sample: {read: 20, write: 9}

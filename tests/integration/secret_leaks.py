@@ -19,7 +19,7 @@ import yaml
 VERBOSITY = 4
 # Every module of the action group: module_defaults for group/nfv.vnflcm.vnflcm gives them the credentials.
 MODULES = ("vnf_package_info", "vnf_instantiate", "vnf_info", "vnf_scale", "vnf_heal", "vnf_modify", "vnf_change_pkg",
-           "vnf_lcm_op_occ", "vnf_terminate", "vnf_scale_to_level", "vnf_delete")
+           "vnf_lcm_op_occ", "vnf_terminate", "vnf_scale_to_level", "vnf_delete", "vnf_change_ext_conn")
 
 
 def every_module_tasks(args):

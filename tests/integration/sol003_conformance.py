@@ -60,7 +60,7 @@ OP_OCC_STATE_LINKS = {"retry": ("FAILED_TEMP",), "rollback": ("FAILED_TEMP",), "
                       "cancel": ("STARTING", "PROCESSING", "ROLLING_BACK")}
 # This collection can fail every FAILED_TEMP op occ, and retry every operation it has.
 COLLECTION_FAILED_TEMP_LINKS = ("fail", "retry")
-COLLECTION_OPERATIONS = ("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "HEAL", "TERMINATE", "MODIFY_INFO", "CHANGE_VNFPKG")
+COLLECTION_OPERATIONS = ("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "HEAL", "TERMINATE", "MODIFY_INFO", "CHANGE_VNFPKG", "CHANGE_EXT_CONN")
 
 DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")

@@ -28,9 +28,10 @@ class RecordStore:
         """Everything this store keeps for the instance, the record last: ``[{"kind", "name"}]``, what deleting its identifier removes."""
         raise NotImplementedError
 
-    def delete_identifier(self, instance, version, timeout=None):
-        """Delete the instance's identifier: :meth:`kept_for` (the record, with its op occ history, last, so that an
-        interrupted delete leaves a record a re-run finds). Returns what went; ConflictError if another writer won."""
+    def delete_identifier(self, instance, version, timeout=None, kept=None):
+        """Delete the instance's identifier: ``kept``, what :meth:`kept_for` gave the plan (read again when None), the
+        record, with its op occ history, last, so that an interrupted delete leaves a record a re-run finds. Returns
+        what went; ConflictError if another writer won."""
         raise NotImplementedError
 
     def record_url(self, instance_id):

@@ -116,6 +116,19 @@ class HeatRecordStore(RecordStore):
             if found and (instance_id in (None, found[0]["id"])) and (instance_id or found[0].get("vnfInstanceName") == name):
                 self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
                 return found
+        return self._renamed(name) if name and not instance_id else None
+
+    def _renamed(self, name):
+        """The record named ``name`` by vnf_modify: its stack keeps the tag of the name it was created with, as a new tag
+        would take a stack update. Only records are matched here, so no stack of another name is taken for an orphan."""
+        tagged = name_tag(name)
+        for stack in self.stacks.list(tags=TAG):
+            if tagged in (stack.get("tags") or ()) or (stack.get("stack_status") or "").startswith("DELETE"):
+                continue
+            found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
+            if found and found[0].get("vnfInstanceName") == name:
+                self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
+                return found
         return None
 
     def _candidates(self, instance_id, name):
@@ -197,9 +210,9 @@ class HeatRecordStore(RecordStore):
         """The record's stack (found by :meth:`find`): the op occ history, rollback data included, is in the record."""
         return [{"kind": "OS::Heat::Stack", "name": self.stack["stack_name"]}] if self.stack else []
 
-    def delete_identifier(self, instance, version, timeout=600):
+    def delete_identifier(self, instance, version, timeout=600, kept=None):
         """Delete the record's stack and wait until it is gone (the caller made sure it holds no VNF resource any more)."""
-        kept = self.kept_for(instance)
+        kept = kept if kept is not None else self.kept_for(instance)
         if self.stack:
             current = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
             if current and current[2] != version:

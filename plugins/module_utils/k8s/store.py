@@ -64,9 +64,9 @@ class SecretRecordStore(RecordStore):
         record = record_name(instance["id"])
         return [{"kind": "Secret", "name": name} for name in names if name != record] + [{"kind": "Secret", "name": record}]
 
-    def delete_identifier(self, instance, version, timeout=None):
+    def delete_identifier(self, instance, version, timeout=None, kept=None):
         """The rollback data first, then the record at the version read (a conflict if an operation wrote it since)."""
-        kept = self.kept_for(instance)
+        kept = kept if kept is not None else self.kept_for(instance)
         for item in kept[:-1]:
             self.api.delete("v1", "Secret", item["name"], self.namespace)
         self.api.delete("v1", "Secret", kept[-1]["name"], self.namespace, resource_version=version)

@@ -50,6 +50,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     SCALE_VNF_REQUEST,
     SCALE_VNF_TO_LEVEL_REQUEST,
+    heals_storage,
     validate_heal_request,
     validate_instantiate_request,
     validate_scale_request,
@@ -458,6 +459,9 @@ def plan_heal(api, store, found, request, waits=None):
     plan = {"operation": "HEAL", "vnf_instance_id": instance["id"],
             "replace": [{"vnfc": vnfc_id, "pod": item["computeResource"]["resourceId"], "workload": item["metadata"]["workloadKind"]}
                         for vnfc_id, item in zip(chosen, targets)]}
+    if heals_storage(request):
+        # A VNFC's storage on Kubernetes is a PersistentVolumeClaim of the VNF, not of the pod: it outlives the pod and is kept.
+        plan["note"] = "additionalParams.all: PersistentVolumeClaims are kept (they are not a pod's own storage); the pods are replaced"
 
     def execute(progress):
         namespace = instance_namespace(instance)

@@ -44,7 +44,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification, modification_diff
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import modified_attributes as changed_attributes
 
 MODIFY_INFO = "MODIFY_INFO"
 PATHS_KEY = "configmap_secret_paths"
@@ -247,15 +248,9 @@ def with_deployed(instance, update):
     return result
 
 
-def changed_attributes(before, after):
-    """The VnfInstance attributes a modification changed (instantiatedVnfInfo is the VIM's, not the request's)."""
-    return [key for key in sorted(set(before) | set(after)) if key != "instantiatedVnfInfo" and before.get(key) != after.get(key)]
-
-
 def modify_diff(before, after, update):
     """Before/after of the modified attributes and of the ConfigMap data; Secret values are masked."""
-    keys = changed_attributes(before, after)
-    diff = {"before": {key: before.get(key) for key in keys}, "after": {key: after.get(key) for key in keys}}
+    diff = modification_diff(before, after)
     if update is not None:
         live, new = update["live_config"], update["new_config"]
         config = update["plan"]["configmaps_secrets"]

@@ -75,6 +75,18 @@ def vnfc_changes(before, after_instance):
     return {"affectedVnfcs": changes}
 
 
+def storage_changes(before, after_instance):
+    """SOL003 resourceChanges.affectedVirtualStorages between two virtualStorageResourceInfo lists (a heal that replaced volumes)."""
+    after = (after_instance.get("instantiatedVnfInfo") or {}).get("virtualStorageResourceInfo") or []
+    old = {item["id"]: item for item in before}
+    new = {item["id"]: item for item in after}
+    changes = [dict(id=i, virtualStorageDescId=new[i]["virtualStorageDescId"], changeType="ADDED", storageResource=new[i]["storageResource"])
+               for i in new if i not in old]
+    changes += [dict(id=i, virtualStorageDescId=old[i]["virtualStorageDescId"], changeType="REMOVED", storageResource=old[i]["storageResource"])
+                for i in old if i not in new]
+    return {"affectedVirtualStorages": changes}
+
+
 def waits(params):
     """The wait options of a module's params."""
     return Waits(params["wait"], params["wait_timeout"], params["wait_sleep"])

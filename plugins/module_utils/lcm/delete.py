@@ -64,7 +64,7 @@ def delete_identifier(locate, leftovers_of, check_mode=False, diff_mode=False, t
     if diff_mode:
         result["diff"] = identifier_diff(instance, plan["delete"])
     if not check_mode:
-        result["deleted"] = store.delete_identifier(instance, found[2], timeout)
+        result["deleted"] = store.delete_identifier(instance, found[2], timeout, kept=plan["delete"])
     return with_links(store, result)
 
 

@@ -155,7 +155,8 @@ def _run(operation, check_mode, diff_mode, now, resume):
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
     if resume is None:
-        require_idle(operation, now, check_mode)
+        require_idle(operation.store, (operation.instance, operation.op_occs, operation.version),
+                     "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]), now, check_mode)
     if check_mode or (not operation.changed and resume is None):
         return result
     if resume is None:
@@ -235,17 +236,19 @@ def describe_exception(error):
     return "{0}: {1}".format(type(error).__name__, text) if text else type(error).__name__
 
 
-def require_idle(operation, now, check_mode):
-    """A new operation needs every earlier op occ of the instance ended.
+def require_idle(store, found, what, now=utc_now, check_mode=False):
+    """A new operation (``what``) needs every earlier op occ of the instance ended.
 
     A running op occ whose runner is gone (lease expired, or its process has exited on this machine)
-    is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it.
+    is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it. The runners ask
+    before planning too: a plan drawn on what an unfinished operation left half done fails with
+    the VIM's words instead of saying what to do.
     """
-    busy = [item for item in operation.op_occs if not occ.is_terminal(item)]
+    instance, op_occs, version = found
+    busy = [item for item in op_occs if not occ.is_terminal(item)]
     if not busy:
         return
     item = busy[0]
-    what = "{0} on VNF instance {1}".format(operation.name, operation.instance["id"])
     status, reason = lease.lease_status(item, now())
     if status is None:
         raise ConflictError("start", what, "operation occurrence {0} is {1}; retry, roll back or fail it first".format(
@@ -256,7 +259,7 @@ def require_idle(operation, now, check_mode):
                                 item["id"], item["operation"], item["operationState"], reason))
     if not check_mode:
         failed = lease.abandoned(item, now(), reason)
-        operation.store.save(operation.instance, [failed if other["id"] == item["id"] else other for other in operation.op_occs], operation.version)
+        store.save(instance, [failed if other["id"] == item["id"] else other for other in op_occs], version)
     raise ConflictError("start", what, "operation occurrence {0} ({1}) did not end: {2}; it is FAILED_TEMP now: retry, roll back or fail it "
                         "first (nfv.vnflcm.vnf_lcm_op_occ)".format(item["id"], item["operation"], reason))
 
@@ -279,6 +282,7 @@ def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, 
     if failed["operationState"] != occ.FAILED_TEMP:
         return already_ended(instance, failed, event)
     if event != "fail":
+        occ.require_resumable(failed, event)
         return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed))
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}

@@ -36,23 +36,21 @@ def with_calls(result, vim):
 def heat_locate(params):
     """``(vim, store, (instance, op_occs, version))`` of the instance the params select; NotFoundError when none."""
     vim = heat_vim(params)
-    store = HeatRecordStore(vim.stacks)
-    found = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
-    if found is None:
-        wanted = params.get("vnf_instance_id") or repr(params.get("vnf_instance_name"))
-        raise NotFoundError("VNF instance {0} in the Heat stacks of this project".format(wanted))
+    store, found = heat_located(vim, params)
     return vim, store, found
 
 
 def heat_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_pkg
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_ext_conn, vm_change_pkg, vm_modify
 
     vim, store, found = heat_locate(params)
     event = params["action"]
 
     def plan(failed, record):
-        planner = vm_change_pkg.plan_resume_change if failed["operation"] == vm_change_pkg.OPERATION else vm.plan_resume
+        resumers = {vm_change_pkg.OPERATION: vm_change_pkg.plan_resume_change, vm_modify.MODIFY_INFO: vm_modify.plan_resume,
+                    vm_change_ext_conn.OPERATION: vm_change_ext_conn.plan_resume_ext_conn}
+        planner = resumers.get(failed["operation"], vm.plan_resume)
         return planner(vim, store, record, failed, event, waits(params))
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
@@ -72,13 +70,15 @@ def heat_instantiate(params, check_mode=False, diff_mode=False):
 
 
 def heat_on_instance(planner, missing_ok=False):
-    def run(params, check_mode=False, diff_mode=False):
+    def run(params, check_mode=False, diff_mode=False, vim=None):
+        vim = vim or heat_vim(params)
         try:
-            vim, store, found = heat_locate(params)
+            store, found = heat_located(vim, params)
         except NotFoundError as error:
             if not missing_ok:
                 raise
-            return {"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}
+            return with_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, vim)
+        engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
         operation = planner(vim, store, found, params.get("request"), waits(params), preview=check_mode or diff_mode)
         return with_calls(engine.run(operation, check_mode, diff_mode), vim)
     return run
@@ -89,10 +89,19 @@ def heat_change_pkg(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     vim, store, found = heat_locate(params)
+    engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
     with load_package(params["package"]) as package:
         operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
                                                   preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
+def heat_modify(params, check_mode=False, diff_mode=False):
+    """vnf_modify on OpenStack: the record only (lcm/vm_modify.py); the container-update options are refused first."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_modify
+
+    vm_modify.check_heat_options(params.get("package"), params.get("delete_removed"))
+    return heat_on_instance(vm_modify.plan_modify)(params, check_mode, diff_mode)
 
 
 def heat_delete(params, check_mode=False, diff_mode=False):
@@ -105,19 +114,15 @@ def heat_delete(params, check_mode=False, diff_mode=False):
 
 
 def heat_terminate(params, check_mode=False, diff_mode=False):
-    """vnf_terminate; with delete_instance, the identifier goes next (lcm/delete.py)."""
-    result = heat_on_instance(vm.plan_terminate, missing_ok=True)(params, check_mode, diff_mode)
+    """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
+    vim = heat_vim(params)
+    result = heat_on_instance(vm.plan_terminate, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
-    vim = heat_vim(params)
     result = identifier.terminate_then_delete(result, lambda: heat_located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
-    calls = dict(result.get("api_calls") or {})
-    for key, value in vim.counter.calls.items():
-        calls[key] = calls.get(key, 0) + value
-    result["api_calls"] = calls
-    return result
+    return with_calls(result, vim)
 
 
 def heat_located(vim, params):
@@ -138,6 +143,12 @@ def left_stack(instance):
     return ["stack {0}".format(metadata.get("stack_name"))]
 
 
+def heat_change_ext_conn(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_ext_conn
+
+    return heat_on_instance(vm_change_ext_conn.plan_change_ext_conn)(params, check_mode, diff_mode)
+
+
 HEAT_RUNS = {
     "instantiate": heat_instantiate,
     "scale": heat_on_instance(vm.plan_scale),
@@ -148,6 +159,8 @@ HEAT_RUNS = {
     "info": info.openstack_records,
     "op_occ": heat_resume,
     "change_pkg": heat_change_pkg,
+    "modify": heat_modify,
+    "change_ext_conn": heat_change_ext_conn,
 }
 
 

@@ -40,18 +40,20 @@ def instantiate(params, check_mode=False, diff_mode=False):
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
-def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False):
+def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False, client=None):
     """Run ``planner`` (cnf.plan_scale, plan_heal, plan_terminate) on the instance the params select.
 
     ``missing_ok``: an instance that does not exist (any more) is nothing to do, not an error.
+    ``client``: the ``(api, namespace)`` to use, when the caller goes on with it.
     """
-    api, namespace = kube_api(params)
+    api, namespace = client or kube_api(params)
     try:
         store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     except NotFoundError as error:
         if not missing_ok:
             raise
         return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"note": error.msg}}, api)
+    engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
     operation = planner(api, store, found, params.get("request"), waits(params))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
@@ -135,9 +137,8 @@ def resume_operation(api, store, found, failed, event, package, params):
         return cnf_modify.plan_rollback(api, store, found, failed, waits(params))
     if operation_type == CHANGE_VNFPKG:
         return cnf_change_pkg.plan_rollback(api, store, found, failed, waits(params))
-    raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]),
-                        "a {0} cannot be rolled back (SOL003 allows it for INSTANTIATE, SCALE, SCALE_TO_LEVEL, MODIFY_INFO, CHANGE_VNFPKG here); "
-                        "retry or fail it".format(operation_type))
+    # The engine let only sol/op_occ.py ROLLBACKABLE through: what is left has no Kubernetes form (CHANGE_EXT_CONN).
+    raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]), "a {0} is not an operation on Kubernetes".format(operation_type))
 
 
 def delete(params, check_mode=False, diff_mode=False):
@@ -151,21 +152,17 @@ def delete(params, check_mode=False, diff_mode=False):
 
 
 def terminate(params, check_mode=False, diff_mode=False):
-    """vnf_terminate; with delete_instance, the identifier goes next (lcm/delete.py)."""
-    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True)
+    """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
+    api, namespace = kube_api(params)
+    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace))
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
-    api, namespace = kube_api(params)
     result = identifier.terminate_then_delete(
         result, lambda: cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects,
         check_mode, diff_mode)
-    calls = dict(result.get("api_calls") or {})
-    for key, value in api.calls.items():
-        calls[key] = calls.get(key, 0) + value
-    result["api_calls"] = calls
-    return result
+    return with_api_calls(result, api)
 
 
 def left_objects(instance):
@@ -188,9 +185,12 @@ def run_for(operation):
     if operation == "info":
         from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import kubernetes_records
         return kubernetes_records
+    if operation == "change_ext_conn":
+        raise ValidationError("ChangeExtVnfConnectivityRequest", None, "ChangeExtVnfConnectivity is only for the OpenStack VIM: CNF external "
+                              "connectivity is the package's Services")
     if operation in ("modify", "op_occ", "change_pkg", "delete", "terminate"):
         return {"modify": modify, "op_occ": resume, "change_pkg": change_pkg, "delete": delete, "terminate": terminate}[operation]
-    planner = {"scale": cnf.plan_scale, "scale_to_level": cnf.plan_scale_to_level, "heal": cnf.plan_heal, "terminate": cnf.plan_terminate}[operation]
+    planner = {"scale": cnf.plan_scale, "scale_to_level": cnf.plan_scale_to_level, "heal": cnf.plan_heal}[operation]
 
     def run(params, check_mode=False, diff_mode=False):
         return on_instance(planner, params, check_mode, diff_mode, missing_ok=operation == "terminate")

@@ -130,4 +130,4 @@ def main_for(operation, run_module, argument_spec, arg_groups, **module_kwargs):
 # How a failure outside any operation names what the module was doing.
 ACTIONS = {"op_occ": "act on the operation occurrence of", "info": "read", "change_pkg": "change the package of",
            "delete": "delete the identifier of",
-           "scale_to_level": "scale"}
+           "scale_to_level": "scale", "change_ext_conn": "change the external connectivity of"}

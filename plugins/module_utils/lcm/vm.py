@@ -34,6 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     levels_diff,
     private_state,
     sizing_rules,
+    storage_changes,
     vnfc_changes,
     with_scale_levels,
 )
@@ -49,6 +50,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     INSTANTIATE_VNF_REQUEST,
+    heals_storage,
     validate_heal_request,
     validate_instantiate_request,
     validate_scale_request,
@@ -323,7 +325,12 @@ def refreshed(vim, instance, stack, private, nfv):
     """``instance`` with instantiatedVnfInfo read from the stack's resources, and the record's private state."""
     resources = vim.stacks.resources(stack)
     info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
+    configured = {item["id"]: item["vnfcConfigurableProperties"] for item in info.get("vnfcInfo") or [] if "vnfcConfigurableProperties" in item}
     info.update(build_instantiated_info(resources, private["flavour"], private["request"], nfv, vim.vim_id))
+    # What vnf_modify set on a VNFC stays while the VNFC does (a replaced server is a new VNFC, as in Tacker v2).
+    for item in info.get("vnfcInfo") or []:
+        if item["id"] in configured:
+            item["vnfcConfigurableProperties"] = configured[item["id"]]
     info["metadata"] = {"stack_id": stack["id"], "stack_name": stack["stack_name"], "nfv": nfv, PRIVATE: private}
     return dict(instance, instantiatedVnfInfo=info)
 
@@ -428,7 +435,8 @@ def _scale_operation(vim, store, found, request, waits, to_levels, indexes, leve
 # Heal
 
 def plan_heal(vim, store, found, request, waits=None, preview=False):
-    """Replace the servers of the named VNFCs (all VNFCs when none is named): mark them unhealthy, then update the stack."""
+    """Replace the servers of the named VNFCs (all VNFCs when none is named), with additionalParams.all their volumes too:
+    mark them unhealthy, then update the stack."""
     waits = waits or Waits()
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, "HEAL")
@@ -443,18 +451,30 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
     plan = {"operation": "HEAL", "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
             "replace": [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
                         for vnfc_id, item in zip(chosen, targets)]}
+    # additionalParams.all (Tacker v2): the VNFCs' volumes are replaced too; without it they are kept and re-attached.
+    storage = {item["id"]: item for item in info.get("virtualStorageResourceInfo") or []} if heals_storage(request) else {}
+    for entry, item in zip(plan["replace"], targets):
+        entry["volumes"] = [{"volume": volume_id, "storage": storage[volume_id].get("virtualStorageDescId")}
+                            for volume_id in item.get("storageResourceIds") or [] if volume_id in storage]
     plan["lines"] = ["{0}: replace server {1}".format(item["resource"], item["server"]) for item in plan["replace"]]
+    plan["lines"] += ["{0}: replace volume {1} ({2})".format(item["resource"], volume["volume"], volume["storage"])
+                      for item in plan["replace"] for volume in item["volumes"]]
     server_ids = {item["computeResource"]["resourceId"] for item in targets}
+    volume_ids = {volume["volume"] for item in plan["replace"] for volume in item["volumes"]}
 
     def execute(progress):
         marked = progress.setdefault("marked_unhealthy", [])
         for resource in vim.stacks.resources(stack):
-            if resource["physical_resource_id"] in server_ids and resource["resource_type"] == heat_template.SERVER_TYPE:
+            server = resource["physical_resource_id"] in server_ids and resource["resource_type"] == heat_template.SERVER_TYPE
+            volume = resource["physical_resource_id"] in volume_ids and resource["resource_type"] == heat_template.VOLUME_TYPE
+            if server or volume:
                 vim.stacks.mark_unhealthy(resource, HEAL_REASON)
                 marked.append(resource["physical_resource_id"])
         update_stack(vim, stack, None, None, waits, progress)
         result = refreshed(vim, instance, stack, private, instance["instantiatedVnfInfo"]["metadata"]["nfv"])
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        if volume_ids:
+            progress["resourceChanges"].update(storage_changes(info.get("virtualStorageResourceInfo") or [], result))
         return result
 
     return Operation("HEAL", request, instance, plan, store, op_occs, version, execute=execute)

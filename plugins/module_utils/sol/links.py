@@ -17,8 +17,9 @@ Pure: the record's URL and the options that find the record (a Kubernetes namesp
 
 from __future__ import annotations
 
-import copy
 from urllib.parse import quote
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 SCHEME = "nfv.vnflcm:"
 INSTANTIATED = "INSTANTIATED"
@@ -36,10 +37,6 @@ INSTANCE_TASKS = (
     ("heal", "vnf_heal", INSTANTIATED),
 )
 
-# Operations whose FAILED_TEMP op occ the collection can retry / roll back (lcm/runner.py resume_operation,
-# lcm/vm.py plan_resume, lcm/vm_change_pkg.py); fail applies to every FAILED_TEMP op occ.
-RETRYABLE = frozenset(("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "HEAL", "TERMINATE", "MODIFY_INFO", "CHANGE_VNFPKG"))
-ROLLBACKABLE = frozenset(("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "MODIFY_INFO", "CHANGE_VNFPKG"))
 OP_OCC_MODULE = "vnf_lcm_op_occ"
 
 
@@ -85,7 +82,7 @@ def op_occ_links(op_occ, record_url, selector=None):
     if op_occ.get("operationState") != FAILED_TEMP:
         return links
     options = instance_options({"id": op_occ.get("vnfInstanceId")}, selector) + [("vnf_lcm_op_occ_id", op_occ.get("id"))]
-    allowed = {"retry": op_occ.get("operation") in RETRYABLE, "rollback": op_occ.get("operation") in ROLLBACKABLE, "fail": True}
+    allowed = {"retry": op_occ.get("operation") in occ.RETRYABLE, "rollback": op_occ.get("operation") in occ.ROLLBACKABLE, "fail": True}
     for action in ("retry", "rollback", "fail"):
         if allowed[action]:
             links[action] = link(task_uri(OP_OCC_MODULE, options + [("action", action)]))
@@ -93,18 +90,18 @@ def op_occ_links(op_occ, record_url, selector=None):
 
 
 def with_instance_links(instance, record_url, selector=None):
-    """A copy of ``instance`` with its ``_links`` (None stays None)."""
+    """A copy of ``instance`` with its ``_links`` (None stays None); shallow, as only the top level changes."""
     if not isinstance(instance, dict):
         return instance
-    result = copy.deepcopy(instance)
+    result = dict(instance)
     result["_links"] = instance_links(instance, record_url, selector)
     return result
 
 
 def with_op_occ_links(op_occ, record_url, selector=None):
-    """A copy of ``op_occ`` with its ``_links`` (None stays None)."""
+    """A copy of ``op_occ`` with its ``_links`` (None stays None); shallow, as only the top level changes."""
     if not isinstance(op_occ, dict):
         return op_occ
-    result = copy.deepcopy(op_occ)
+    result = dict(op_occ)
     result["_links"] = op_occ_links(op_occ, record_url, selector)
     return result

@@ -66,6 +66,24 @@ OPERATIONS = (
     "CHANGE_VNFPKG",
 )
 
+# The operations whose FAILED_TEMP op occ this collection retries or rolls back (fail ends any of them), on both VIMs
+# (CHANGE_EXT_CONN is Heat's only). SOL003 allows no rollback of HEAL and TERMINATE. The one list: the engine checks
+# it before planning, sol/links.py links it, and a unit test holds the role's vars/main.yml to it.
+RETRYABLE = frozenset(("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "HEAL", "TERMINATE", "MODIFY_INFO", "CHANGE_VNFPKG", "CHANGE_EXT_CONN"))
+ROLLBACKABLE = RETRYABLE - {"HEAL", "TERMINATE"}
+
+
+def require_resumable(op_occ, event):
+    """ConflictError unless ``event`` ("retry" or "rollback") applies to the operation of ``op_occ``."""
+    operation = op_occ.get("operation")
+    if event == "retry" and operation not in RETRYABLE:
+        raise ConflictError("retry", "operation occurrence {0}".format(op_occ.get("id")),
+                            "this collection cannot retry a {0}; fail it".format(operation))
+    if event == "rollback" and operation not in ROLLBACKABLE:
+        raise ConflictError("roll back", "operation occurrence {0}".format(op_occ.get("id")),
+                            "a {0} cannot be rolled back (SOL003 allows no rollback of HEAL and TERMINATE; this collection rolls back {1}); "
+                            "retry or fail it".format(operation, ", ".join(sorted(ROLLBACKABLE))))
+
 
 def format_timestamp(now):
     """SOL003 DateTime (RFC 3339, UTC, ``Z``) from a datetime (naive means UTC) or a ready string."""

@@ -125,12 +125,25 @@ def validate_scale_to_level_request(body, strict=True):
     return request
 
 
+# Tacker v2's HealVnfRequest.additionalParams key: heal the VNFCs' storage too.
+HEAL_ALL = "all"
+
+
 def validate_heal_request(body, instance=None, strict=True):
     """HealVnfRequest; with ``instance``, every vnfcInstanceId must be one of its VNFCs."""
     request = validate(body, datatypes.HEAL_VNF_REQUEST, HEAL_VNF_REQUEST, strict)
+    heal_all = (request.get("additionalParams") or {}).get(HEAL_ALL, False)
+    if not isinstance(heal_all, bool):
+        raise ValidationError(HEAL_VNF_REQUEST, "additionalParams." + HEAL_ALL,
+                              "must be a boolean (true: the VNFCs' storage is replaced too, as Tacker v2 takes it), not {0!r}".format(heal_all))
     if instance is not None:
         vnfd_checks.check_heal_against_instance(request, instance, HEAL_VNF_REQUEST)
     return request
+
+
+def heals_storage(request):
+    """Whether a (validated) HealVnfRequest asks for the VNFCs' storage too: Tacker v2's ``additionalParams.all``."""
+    return (request.get("additionalParams") or {}).get(HEAL_ALL) is True
 
 
 def validate_terminate_request(body, strict=True):

@@ -99,6 +99,25 @@ def apply_vnf_info_modification(instance, request, new_vnfd=None):
     return result
 
 
+def modified_attributes(before, after):
+    """The VnfInstance attributes a modification changed (instantiatedVnfInfo is the VIM's, not the request's)."""
+    return [key for key in sorted(set(before) | set(after)) if key != "instantiatedVnfInfo" and before.get(key) != after.get(key)]
+
+
+def modification_diff(before, after):
+    """Before/after of the attributes a modification changed, and of the VNFCs whose vnfcConfigurableProperties changed."""
+    keys = modified_attributes(before, after)
+    diff = {"before": {key: before.get(key) for key in keys}, "after": {key: after.get(key) for key in keys}}
+    old = {vnfc.get("id"): vnfc for vnfc in (before.get("instantiatedVnfInfo") or {}).get("vnfcInfo") or []}
+    for vnfc in (after.get("instantiatedVnfInfo") or {}).get("vnfcInfo") or []:
+        previous = (old.get(vnfc.get("id")) or {}).get("vnfcConfigurableProperties")
+        if vnfc.get("vnfcConfigurableProperties") != previous:
+            label = "vnfcInfo[{0}].vnfcConfigurableProperties".format(vnfc.get("id"))
+            diff["before"][label] = previous
+            diff["after"][label] = vnfc.get("vnfcConfigurableProperties")
+    return diff
+
+
 def _vnfc_by_id(vnfc_info, vnfc_id, field):
     for vnfc in vnfc_info:
         if vnfc.get("id") == vnfc_id:

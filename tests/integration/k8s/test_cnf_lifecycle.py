@@ -289,6 +289,21 @@ def test_instantiation_level_sizes_the_vdu_and_its_scale_level(ansible_task, k8s
     assert len(vnfc_pods(done)) == 3 and set(vnfc_pods(done)) == set(pods_of(kube, k8s_namespace))
     assert {"aspectId": "vdu2_aspect", "scaleLevel": 2} in done["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]
 
+    # Heal of the whole VNF (no vnfcInstanceId), with Tacker v2's all: every pod is replaced, the record follows.
+    before = pods_of(kube, k8s_namespace)
+    healed = ansible_task("vnf_heal", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "big",
+                                       "request": {"additionalParams": {"all": True}}, "wait_timeout": 120, "wait_sleep": 1})
+    assert not healed.get("failed"), healed.get("msg")
+    assert len(healed["plan"]["replace"]) == 3 and "PersistentVolumeClaims are kept" in healed["plan"]["note"]
+    after = pods_of(kube, k8s_namespace)
+    assert len(after) == 3 and not set(after.values()) & set(before.values())
+    records = healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    assert {item["computeResource"]["resourceId"]: item["metadata"]["podUid"] for item in records} == after
+    assert [item["changeType"] for item in healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]] == ["MODIFIED"] * 3
+    refused = ansible_task("vnf_heal", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "big",
+                                        "request": {"additionalParams": {"all": "yes"}}})
+    assert refused.get("failed") and "additionalParams.all" in refused["msg"]
+
 
 def test_unknown_kind_is_refused_before_any_write(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace, k8s_audit):
     widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}}

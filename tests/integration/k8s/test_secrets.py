@@ -71,6 +71,9 @@ def module_args(package, namespace, access_secrets):
         "vnf_terminate": dict(instance, request={"terminationType": "FORCEFUL"}),
         "vnf_scale_to_level": dict(instance, request={"scaleInfo": [{"aspectId": "vdu2_aspect", "scaleLevel": 1}]}),
         "vnf_delete": instance,
+        # Refused on Kubernetes: the refusal must not print the request's credentials either.
+        "vnf_change_ext_conn": dict(instance, request={"vimConnectionInfo": request["vimConnectionInfo"], "extVirtualLinks": [
+            {"id": "ext", "resourceId": "net0", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c": {}}}]}]}),
     }
 
 

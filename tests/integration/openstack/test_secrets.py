@@ -75,6 +75,8 @@ def module_args(package, access_password):
         "vnf_terminate": dict(instance, request={"terminationType": "FORCEFUL"}),
         "vnf_scale_to_level": dict(instance, request={"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 1}]}),
         "vnf_delete": instance,
+        "vnf_change_ext_conn": dict(instance, request={"vimConnectionInfo": request["vimConnectionInfo"], "extVirtualLinks": [
+            {"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c": {}}}]}]}),
     }
 
 

@@ -21,11 +21,14 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     REQUEST,
     heat_writes,
     instantiate,
+    op_occ,
     ports_by_network,
     servers_of,
+    stack_of,
     stack_updates,
     stacks_named,
 )
+from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import PlaybookDriver, expect
 from ansible_collections.nfv.vnflcm.tests.integration.sol003_conformance import assert_conforms
 
 pytestmark = pytest.mark.tier2
@@ -97,6 +100,36 @@ def test_rerun_changes_nothing(lab, ansible_task, package):
     assert len(heat_writes(lab, stack_name)) == writes
 
 
+def test_modify_changes_the_record_only(lab, admin_conn, ansible_task):
+    stack_name = Flow.result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"]
+    stack_id = Flow.result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_id"]
+    updated_time = admin_conn.orchestration.get_stack(stack_id).updated_at
+    updates, signals = len(stack_updates(lab, stack_name)), len(heat_writes(lab, stack_name))
+    renamed = Flow.name + "-renamed"
+    request = {"vnfInstanceName": renamed, "metadata": {"owner": "team-b", "tier": None}}
+    modified = ansible_task("vnf_modify", {"cloud": CLOUD, "vnf_instance_name": Flow.name, "request": request}, diff=True)
+    assert not modified.get("failed"), modified.get("msg")
+    assert modified["changed"] and modified["vnf_lcm_op_occ"]["operation"] == "MODIFY_INFO"
+    assert modified["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and modified["diff"]["after"]["vnfInstanceName"] == renamed
+    # The record is read back from the stack, by the new name (the stack's tag still names the old one).
+    listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": renamed})["vnf_instances"]
+    assert [(item["id"], item["vnfInstanceName"], item["metadata"].get("owner")) for item in listed] == [
+        (Flow.result["vnf_instance"]["id"], renamed, "team-b")]
+    # Written by signalling the record resource: no stack update, no other write.
+    assert len(stack_updates(lab, stack_name)) == updates and admin_conn.orchestration.get_stack(stack_id).updated_at == updated_time
+    assert all("/resources/vnflcm_record/signal" in line for line in heat_writes(lab, stack_name)[signals:])
+    writes = len(heat_writes(lab, stack_name))
+    again = ansible_task("vnf_modify", {"cloud": CLOUD, "vnf_instance_name": renamed, "request": request})
+    assert not again.get("failed") and again["changed"] is False and again["api_calls"]["heat_write"] == 0, again.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes
+    refused = ansible_task("vnf_modify", {"cloud": CLOUD, "vnf_instance_name": renamed, "request": {"vnfdId": "another-vnfd"}})
+    assert refused.get("failed") and "vnfdId" in refused["msg"] and "vnf_change_pkg" in refused["msg"]
+    back = ansible_task("vnf_modify", {"cloud": CLOUD, "vnf_instance_name": renamed, "request": {"vnfInstanceName": Flow.name}})
+    assert not back.get("failed") and back["vnf_instance"]["vnfInstanceName"] == Flow.name, back.get("msg")
+    assert all("/resources/vnflcm_record/signal" in line for line in heat_writes(lab, stack_name)[writes:])
+    assert len(stack_updates(lab, stack_name)) == updates
+
+
 def test_scale_out_beyond_and_in(lab, admin_conn, ansible_task):
     stack_name = Flow.result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"]
     base = {"cloud": CLOUD, "vnf_instance_name": Flow.name}
@@ -136,6 +169,89 @@ def test_scale_out_beyond_and_in(lab, admin_conn, ansible_task):
     Flow.result = scale_in
 
 
+def cp_config(subnet, fixed=None):
+    address = {"type": "IPV4", "subnetId": subnet}
+    address.update({"fixedAddresses": fixed} if fixed else {"numDynamicAddresses": 1})
+    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
+
+
+@pytest.fixture
+def full_network(admin_conn):
+    """A network whose subnet has one address, already taken: a port Heat creates there fails in Neutron, mid-update."""
+    network = admin_conn.network.create_network(name="extconn-full-" + uuid.uuid4().hex[:6])
+    subnet = admin_conn.network.create_subnet(network_id=network.id, ip_version=4, cidr="10.12.0.0/29", gateway_ip="10.12.0.1",
+                                              allocation_pools=[{"start": "10.12.0.2", "end": "10.12.0.2"}])
+    taken = admin_conn.network.create_port(network_id=network.id, fixed_ips=[{"subnet_id": subnet.id}])
+    yield network, subnet
+    admin_conn.network.delete_port(taken)
+    for port in admin_conn.network.ports(network_id=network.id):
+        admin_conn.network.delete_port(port)
+    admin_conn.network.delete_network(network)
+
+
+def test_change_ext_conn_rolled_back_then_done_and_rerun(lab, admin_conn, ansible_task, full_network, tmp_path):
+    info = Flow.result["vnf_instance"]["instantiatedVnfInfo"]
+    stack_name = info["metadata"]["stack_name"]
+    server_ids = sorted(servers_of(admin_conn, Flow.result))
+    by_vdu = {item["vduId"]: item["computeResource"]["resourceId"] for item in info["vnfcResourceInfo"]}
+    base = {"cloud": CLOUD, "vnf_instance_name": Flow.name, "wait_timeout": 600}
+    network, subnet = full_network
+
+    # Unknown CP: refused naming the field, before any write.
+    writes = len(heat_writes(lab, stack_name))
+    bad = ansible_task("vnf_change_ext_conn", dict(base, request={"extVirtualLinks": [
+        {"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU9_CP1", "cpConfig": {"c1": cp_config("net1-subnet")}}]}]}))
+    assert bad.get("failed") and "extVirtualLinks[0].extCps[0].cpdId" in bad["msg"], bad.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes
+
+    # VDU1's CP to net1 and VDU2's to a subnet with no free address: Neutron refuses the second port mid-update.
+    failing = {"extVirtualLinks": [
+        {"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c1": cp_config("net1-subnet")}}]},
+        {"id": "ext-full", "resourceId": network.id, "extCps": [{"cpdId": "VDU2_CP1", "cpConfig": {"c2": cp_config(subnet.id)}}]}]}
+    planned = ansible_task("vnf_change_ext_conn", dict(base, request=failing), check=True)
+    assert not planned.get("failed"), planned.get("msg")
+    assert [move["cp"] for move in planned["plan"]["moves"]] == ["VDU1_CP1-0", "VDU2_CP1-0"] and planned["plan"]["preview"]
+    assert len(heat_writes(lab, stack_name)) == writes
+    failed = ansible_task("vnf_change_ext_conn", dict(base, request=failing))
+    assert failed.get("failed") and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    assert failed["vnf_lcm_op_occ"]["operation"] == "CHANGE_EXT_CONN" and "rollback" in failed["vnf_lcm_op_occ"]["_links"]
+    rolled = op_occ(ansible_task, Flow.name, "rollback")
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert [(move["cp"], move["to"]["network"]) for move in rolled["plan"]["moves"]] == [("VDU1_CP1-0", "net0"), ("VDU2_CP1-0", "net0")]
+    assert sorted(servers_of(admin_conn, rolled)) == server_ids
+    for server_id in server_ids:
+        assert "net0" in ports_by_network(admin_conn, server_id) and "net1" not in ports_by_network(admin_conn, server_id)
+    assert rolled["vnf_instance"]["instantiatedVnfInfo"]["extVirtualLinkInfo"][0]["id"] == "ext-net0"
+
+    # VDU2's CP to net1 with a fixed address: its port is replaced and re-attached, the servers stay.
+    to_net1 = {"extVirtualLinks": [{"id": "ext-net1", "resourceId": "net1", "extCps": [
+        {"cpdId": "VDU2_CP1", "cpConfig": {"c2": cp_config("net1-subnet", fixed=["10.11.0.77"])}}]}]}
+    moved = ansible_task("vnf_change_ext_conn", dict(base, request=to_net1))
+    assert not moved.get("failed") and moved["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", moved.get("msg")
+    assert_conforms(moved)
+    assert sorted(servers_of(admin_conn, moved)) == server_ids
+    assert ports_by_network(admin_conn, by_vdu["VDU2"]).count("net1") == 1 and "net0" not in ports_by_network(admin_conn, by_vdu["VDU2"])
+    assert ports_by_network(admin_conn, by_vdu["VDU1"]).count("net0") == 1
+    net1_port = [port for port in admin_conn.network.ports(device_id=by_vdu["VDU2"]) if port.network_id == admin_conn.network.find_network("net1").id][0]
+    assert net1_port.fixed_ips[0]["subnet_id"] == admin_conn.network.find_subnet("net1-subnet").id
+    # The package's VDU2 template reads the CP's subnet, not its address: the address is in the nfv parameter Heat keeps.
+    nfv = stack_of(admin_conn, moved["vnf_instance"]["instantiatedVnfInfo"])["nfv"]
+    assert nfv["CP"]["VDU2_CP1-0"] == {"network": "net1", "fixed_ips": [{"ip_address": "10.11.0.77", "subnet": "net1-subnet"}]}
+    links = {link["id"]: link for link in moved["vnf_instance"]["instantiatedVnfInfo"]["extVirtualLinkInfo"]}
+    assert sorted(links) == ["ext-net0", "ext-net1"] and net1_port.id in {port["resourceHandle"]["resourceId"] for port in links["ext-net1"]["extLinkPorts"]}
+    assert [link["id"] for link in moved["vnf_lcm_op_occ"]["changedExtConnectivity"]] == ["ext-net0", "ext-net1"]
+
+    # Again, through the role's playbook: nothing to do, no stack update, no hook.
+    updates = len(stack_updates(lab, stack_name))
+    driver = PlaybookDriver(tmp_path / "cli", {"cloud": CLOUD}, env={"OS_CLIENT_CONFIG_FILE": str(lab.clouds_yaml)})
+    run = expect(driver.run("change_ext_conn", {"vnf_lifecycle_instance_name": Flow.name, "vnf_lifecycle_request": to_net1}))
+    again = run.result("Change the external connectivity of the VNF instance")
+    assert again["changed"] is False and again["api_calls"]["heat_write"] == 0 and "vnf_lcm_op_occ" not in again
+    assert len(stack_updates(lab, stack_name)) == updates
+    Flow.result = moved
+
+
 def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
     base = {"cloud": CLOUD, "vnf_instance_name": Flow.name}
     info = Flow.result["vnf_instance"]["instantiatedVnfInfo"]
@@ -149,6 +265,25 @@ def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
     assert admin_conn.compute.get_server(new_vdu1).status == "ACTIVE"
     assert admin_conn.compute.find_server(vnfc["vnfcResourceInfoId"]) is None
     assert [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU2"][0]["id"] == vdu2_before
+
+    # Tacker v2's additionalParams.all: VDU2's VirtualStorage volume is replaced with its server.
+    vdu2 = [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU2"][0]
+    old_volumes = vdu2["storageResourceIds"]
+    assert old_volumes and admin_conn.block_storage.get_volume(old_volumes[0]).status == "in-use"
+    vdu2_vnfc = [item for item in after["vnfcInfo"] if item["vduId"] == "VDU2"][0]["id"]
+    with_storage = ansible_task("vnf_heal", dict(base, request={"vnfcInstanceId": [vdu2_vnfc], "additionalParams": {"all": True}}))
+    assert not with_storage.get("failed"), with_storage.get("msg")
+    assert "VDU2-0: replace volume {0} (VDU2-VirtualStorage)".format(old_volumes[0]) in with_storage["plan"]["lines"]
+    after = with_storage["vnf_instance"]["instantiatedVnfInfo"]
+    new_vdu2 = [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU2"][0]
+    assert new_vdu2["id"] != vdu2["id"] and admin_conn.compute.get_server(new_vdu2["id"]).status == "ACTIVE"
+    assert new_vdu2["storageResourceIds"] and not set(new_vdu2["storageResourceIds"]) & set(old_volumes)
+    assert [item["id"] for item in after["virtualStorageResourceInfo"]] == new_vdu2["storageResourceIds"]
+    assert admin_conn.block_storage.get_volume(new_vdu2["storageResourceIds"][0]).status == "in-use"
+    assert all(admin_conn.block_storage.find_volume(volume, ignore_missing=True) is None for volume in old_volumes)
+    changes = with_storage["vnf_lcm_op_occ"]["resourceChanges"]["affectedVirtualStorages"]
+    assert sorted((item["changeType"], item["id"]) for item in changes) == [("ADDED", new_vdu2["storageResourceIds"][0]), ("REMOVED", old_volumes[0])]
+    assert [item for item in after["vnfcResourceInfo"] if item["vduId"] == "VDU1"][0]["id"] == new_vdu1
 
     stack_name = after["metadata"]["stack_name"]
     servers = [item["id"] for item in after["vnfcResourceInfo"]]

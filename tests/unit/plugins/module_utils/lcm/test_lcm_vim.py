@@ -38,11 +38,40 @@ def test_the_kubernetes_path_is_runners(monkeypatch):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, info, runner
 
     seen = []
-    monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False: seen.append((planner, missing_ok)))
+    monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
+    monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False, client=None: seen.append((planner, missing_ok)))
     runner.run_for("scale")({})
     runner.run_for("terminate")({})
     assert seen == [(cnf.plan_scale, False), (cnf.plan_terminate, True)]
     assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is info.kubernetes_records
+
+
+UNFINISHED = ({"id": "i1"}, [{"id": "o1", "operation": "TERMINATE", "operationState": "FAILED_TEMP"}], "7")
+
+
+def refuses_before_planning(run):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+
+    with pytest.raises(ConflictError, match="operation occurrence o1 is FAILED_TEMP; retry, roll back or fail it first"):
+        run({"request": {"type": "SCALE_OUT", "aspectId": "a"}}, False, False)
+
+
+def test_an_unfinished_op_occ_is_named_before_a_kubernetes_plan(monkeypatch):
+    # A plan drawn on what a killed terminate half deleted would fail with the VIM's words (a dry run's 404).
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, runner
+
+    monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
+    monkeypatch.setattr(cnf, "locate", lambda api, namespace, instance_id, name: ("store", UNFINISHED))
+    monkeypatch.setattr(cnf, "plan_scale", lambda *args: pytest.fail("planned"))
+    refuses_before_planning(runner.run_for("scale"))
+
+
+def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import heat_runner
+
+    monkeypatch.setattr(heat_runner, "heat_vim", lambda params: "vim")
+    monkeypatch.setattr(heat_runner, "heat_located", lambda vim, params: ("store", UNFINISHED))
+    refuses_before_planning(heat_runner.heat_on_instance(lambda *args, **kwargs: pytest.fail("planned")))
 
 
 NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."

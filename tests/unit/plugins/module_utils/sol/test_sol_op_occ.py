@@ -202,3 +202,24 @@ def test_grant_rejected_goes_straight_to_rolled_back():
     occ = sm.transition(an_op_occ("STARTING"), "rolled_back", LATER, error=sm.problem_details(403, "grant rejected"))
     assert occ["operationState"] == "ROLLED_BACK"
     assert occ["error"] == {"status": 403, "detail": "grant rejected"}
+
+
+@pytest.mark.parametrize("operation, event", [("HEAL", "rollback"), ("TERMINATE", "rollback"), ("OPERATE", "retry"), ("CHANGE_FLAVOUR", "rollback")])
+def test_what_cannot_be_retried_or_rolled_back_is_refused(operation, event):
+    with pytest.raises(ConflictError, match="fail it"):
+        sm.require_resumable({"id": "o1", "operation": operation}, event)
+
+
+@pytest.mark.parametrize("operation", ["INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "MODIFY_INFO", "CHANGE_VNFPKG", "CHANGE_EXT_CONN"])
+def test_what_can_be_rolled_back_can_be_retried_too(operation):
+    for event in ("retry", "rollback"):
+        sm.require_resumable({"id": "o1", "operation": operation}, event)
+
+
+def test_the_role_offers_a_rollback_for_the_same_operations():
+    import pathlib
+
+    import yaml
+
+    role_vars = pathlib.Path(__file__).resolve().parents[5] / "roles" / "vnf_lifecycle" / "vars" / "main.yml"
+    assert set(yaml.safe_load(role_vars.read_text())["vnf_lifecycle__rollback_operations"]) == sm.ROLLBACKABLE

@@ -1,0 +1,114 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""ChangeExtVnfConnectivity of a VM-based VNF on Heat (SOL003 ChangeExtVnfConnectivityRequest, as Tacker v2 does it).
+
+Planned whole before the first write: the request against the instance's flavour (sol/change_ext_conn.py), the
+networks, subnets and ports against the cloud, the new ``nfv`` CP values (heat/change_ext_conn.py) and Heat's
+preview. The write is ONE stack PATCH of the ``nfv`` parameter (template and nested files unchanged): Heat
+replaces the ports whose network, addresses or port change and re-attaches them, so the servers stay. The record
+changes only when the update has gone through, so a FAILED_TEMP change keeps the connectivity from before: rollback
+PATCHes the stack back to it, retry plans the op occ's request again.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+    check_connectivity,
+    located_stack,
+    refreshed,
+    stack_description,
+    update_preview_summary,
+    update_stack,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_ext_conn as sol_change_ext_conn
+
+OPERATION = sol_change_ext_conn.OPERATION
+WHAT = sol_change_ext_conn.WHAT
+
+
+def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
+    """The Operation that connects the request's external CPs to its links: no write when the stack already is so."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    private = private_state(instance)
+    request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
+    new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"])
+    check_connectivity(vim, request, WHAT)
+    new_private = dict(private, request=new_request)
+    vim_connections = sol_change_ext_conn.vim_connections_after(instance, request)
+    # As the record keeps it (no secrets), so that a re-run compares equal.
+    vim_connections = recordable_vims(vim_connections) if vim_connections else None
+    return _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview)
+
+
+def _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview=False, rollback=False):
+    """The stack update from ``private``'s connectivity to ``new_private``'s (a rollback: always sent, to undo what Heat did)."""
+    instance, op_occs, version = found
+    stack = located_stack(instance)
+    before, after = stack_description(private, private["vnfcs"]), stack_description(new_private, private["vnfcs"])
+    # A rollback starts from what the failed update left in Heat, not from the record.
+    moves = change_ext_conn.cp_moves(stack_nfv(vim, stack) if rollback else before["nfv"], after["nfv"])
+    same_record = new_private["request"] == private["request"] and (vim_connections or None) == (instance.get("vimConnectionInfo") or None)
+    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "moves": moves,
+            "ext_virtual_links": copy.deepcopy(new_private["request"].get("extVirtualLinks") or []),
+            "lines": change_ext_conn.move_lines(moves)}
+    if rollback:
+        plan["rollback"] = True
+        plan["lines"] = ["stack {0}: nfv CP parameters back to those before the change (rollback)".format(stack["stack_name"])] + plan["lines"]
+    elif not moves and same_record:
+        plan["lines"] = ["no change: the external CPs already are on the requested links"]
+        return Operation(OPERATION, request, instance, plan, store, op_occs, version, changed=False)
+    elif not moves:
+        plan["lines"] = ["no stack update: the CPs' networks and addresses stay; the record takes the request's links"]
+    if moves and not rollback:
+        # Heat's verdict on the update before it is sent (an address in use shows only when Neutron is asked).
+        changes = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
+        if preview:
+            plan["preview"] = update_preview_summary(changes)
+    old_info = instance["instantiatedVnfInfo"]
+
+    def execute(progress):
+        if moves or rollback:
+            update_stack(vim, stack, None, after["nfv"], waits, progress)
+        result = copy.deepcopy(instance)
+        if vim_connections:
+            result["vimConnectionInfo"] = copy.deepcopy(vim_connections)
+        else:
+            result.pop("vimConnectionInfo", None)
+        result = refreshed(vim, result, stack, new_private, after["nfv"])
+        new_info = result["instantiatedVnfInfo"]
+        progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, {"vnfcs": []})
+        progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info)}
+        return result
+
+    diff = {"before": {"extVirtualLinks": private["request"].get("extVirtualLinks") or [], "nfv_cp": before["nfv"].get("CP") or {}},
+            "after": {"extVirtualLinks": new_private["request"].get("extVirtualLinks") or [], "nfv_cp": after["nfv"].get("CP") or {}}}
+    return Operation(OPERATION, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def stack_nfv(vim, stack):
+    """The nfv parameter as Heat has it now."""
+    nfv = ((vim.stacks.get(stack) or {}).get("parameters") or {}).get("nfv") or {}
+    return json.loads(nfv) if isinstance(nfv, str) else nfv
+
+
+def plan_resume_ext_conn(vim, store, found, failed_op_occ, event, waits=None):
+    """Retry (plan the op occ's request again, against the record from before) or roll back (the stack to the record's CPs)."""
+    waits = waits or Waits()
+    instance = found[0]
+    params = failed_op_occ.get("operationParams") or {}
+    if event == "retry":
+        return plan_change_ext_conn(vim, store, found, params, waits)
+    if event != "rollback":
+        raise ConflictError(event, "{0} operation occurrence {1}".format(OPERATION, failed_op_occ["id"]), "only retry and rollback are planned")
+    private = private_state(instance)
+    return _operation(vim, store, found, params, private, private, instance.get("vimConnectionInfo"), waits, rollback=True)

@@ -1,0 +1,385 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The module process killed (SIGKILL) in the middle of a scale, a scale to a level, a terminate and a delete of the
+identifier, on the Kubernetes lab; each time the documented call finishes or undoes it, with nothing left over.
+
+Each operation is held at a known point before it is killed, never by timing: a scale or scale to level waits for pods
+that a quota of no more pods keeps from starting (its replicas are written); a terminate waits for a ConfigMap that a
+finalizer of the test keeps from going (all its deletes are sent); a vnf_delete waits for the answer to its DELETE of
+the record, which an admission webhook of the test holds. One CNF is shared by the tests of the file, in their order;
+another, in a namespace of its own, shows that nothing of another instance is touched.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import signal
+import ssl
+import subprocess
+import threading
+import urllib.parse
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from labk8s.kubeapi import Api
+
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, record, unblock_pods, wait_for
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
+
+VNFD_ID = "5c0d0e1f-0000-4000-8000-00000000a111"
+FILES = {"config.yaml": [config_map("cm-vdu1", {"mode": "a"})],
+         "vdus.yaml": [deployment("vdu1", "app:1.0", env_key=("cm-vdu1", "mode")), deployment("vdu2", "app:1.0")]}
+HOLD = "vnflcm-test.nfv/hold"
+# Where the instance's label can be: its objects, its pods, its record and rollback Secrets.
+LABELLED = ("/api/v1/namespaces/{ns}/secrets", "/api/v1/namespaces/{ns}/configmaps", "/apis/apps/v1/namespaces/{ns}/deployments",
+            "/apis/apps/v1/namespaces/{ns}/replicasets", "/api/v1/namespaces/{ns}/pods")
+
+
+@pytest.fixture(scope="module")
+def spaces(k8s_lab, tacker_packages, tmp_path_factory):
+    """Two namespaces for the file (the CNF's, and the bystander's) and the package, deleted at the end."""
+    api = Api(k8s_lab.kubeconfig)
+    names = {}
+    for role in ("cnf", "bystander"):
+        names[role] = "kills-{0}-{1}".format(role, uuid.uuid4().hex[:6])
+        api.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": names[role]}})
+    package = build_package(os.path.join(tacker_packages, "test_cnf_multi_ns"), str(tmp_path_factory.mktemp("kills") / "pkg"), VNFD_ID, FILES)
+    yield dict(names, package=package, kubeconfig=str(k8s_lab.kubeconfig))
+    for name in names.values():
+        api.request("DELETE", "/api/v1/namespaces/{0}".format(name))
+
+
+def instantiated(ansible_task, kube, spaces, role):
+    """Module arguments for the instance of ``spaces[role]``, instantiated at instantiation_level_1 unless it is already."""
+    namespace = spaces[role]
+    auth = {"kubeconfig": spaces["kubeconfig"], "wait_timeout": 120, "wait_sleep": 1}
+    found = record(kube, namespace)
+    if found is None or found[0]["instantiationState"] != "INSTANTIATED":
+        request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1",
+                   "additionalParams": {"lcm-kubernetes-def-files": def_files(FILES), "namespace": namespace}}
+        done = ansible_task("vnf_instantiate", dict(auth, package=spaces["package"], vnf_instance_name=role, request=request))
+        assert done.get("failed") is not True, done.get("msg")
+        found = (done["vnf_instance"], None)
+    return dict(auth, namespace=namespace, vnf_instance_id=found[0]["id"])
+
+
+@pytest.fixture
+def cnf(ansible_task, kube, spaces):
+    return instantiated(ansible_task, kube, spaces, "cnf")
+
+
+@pytest.fixture
+def bystander(ansible_task, kube, spaces):
+    """The other instance, and its objects' resourceVersions, which no test here may change."""
+    args = instantiated(ansible_task, kube, spaces, "bystander")
+    return args, versions(kube, spaces["bystander"])
+
+
+def versions(kube, namespace):
+    """``{kind/name: resourceVersion}`` of what carries an instance label in the namespace (pods: their uid, as the
+    lab's node may update their status)."""
+    query = "?labelSelector=" + urllib.parse.quote("vnflcm.nfv/instance-id")
+    return {"{0}/{1}".format(path.rsplit("/", 1)[-1], item["metadata"]["name"]):
+            item["metadata"]["uid"] if path.endswith("/pods") else item["metadata"]["resourceVersion"]
+            for path in LABELLED for item in kube.call("GET", path.format(ns=namespace) + query)["items"]}
+
+
+def labelled(kube, namespace, instance_id):
+    """Every object of the namespace labelled with the instance id, terminating ones too, as ``kind/name``."""
+    query = "?labelSelector=" + urllib.parse.quote("vnflcm.nfv/instance-id=" + instance_id)
+    return sorted("{0}/{1}".format(path.rsplit("/", 1)[-1], item["metadata"]["name"])
+                  for path in LABELLED for item in kube.call("GET", path.format(ns=namespace) + query)["items"])
+
+
+def replicas(kube, namespace):
+    return {name: kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(namespace, name))["spec"]["replicas"]
+            for name in ("vdu1", "vdu2")}
+
+
+def live_pods(kube, namespace):
+    """``{deployment: number of pods not being deleted}``."""
+    counts = {}
+    for pod in kube.call("GET", "/api/v1/namespaces/{0}/pods".format(namespace))["items"]:
+        if not pod["metadata"].get("deletionTimestamp"):
+            app = pod["metadata"]["labels"]["app"]
+            counts[app] = counts.get(app, 0) + 1
+    return counts
+
+
+def levels(instance):
+    return {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"]["scaleStatus"]}
+
+
+def killed_while(ansible_task, kube, namespace, module, args, operation, held):
+    """``module`` started in the background, SIGKILLed once its ``operation`` op occ runs and ``held()``: that op occ."""
+    task = ansible_task(module, args, background=True)
+
+    def running():
+        occ = head(kube, namespace)
+        return occ if occ and occ["operation"] == operation and occ["operationState"] == "PROCESSING" and occ.get("lease") and held() else None
+
+    occ = wait_for(running, "{0} to run and wait".format(operation), sleep=0.05)
+    kill_runner(occ)
+    task.wait()
+    return occ
+
+
+def left_by_a_killed_run(ansible_task, kube, args, occ):
+    """What the record and vnf_info say of a killed op occ: still PROCESSING, its runner gone."""
+    shown = ansible_task("vnf_info", args)["vnf_lcm_op_occs"][0]
+    assert (shown["id"], shown["operationState"]) == (occ["id"], "PROCESSING"), shown
+    assert shown["lease"]["status"] == "runner gone" and "has exited" in shown["lease"]["statusReason"], shown["lease"]
+
+
+def ended_clean(kube, args, occ, state):
+    """The op occ ended ``state`` without a lease, and no rollback data is left."""
+    ended = head(kube, args["namespace"])
+    assert (ended["id"], ended["operationState"]) == (occ["id"], state) and "lease" not in ended, ended
+    assert kube.request("GET", "/api/v1/namespaces/{0}/secrets/vnflcm-{1}-rollback".format(args["namespace"], args["vnf_instance_id"]))[0] == 404
+
+
+def test_a_killed_scale_is_retried_to_its_level(ansible_task, kube, cnf, bystander):
+    ns = cnf["namespace"]
+    before = levels(record(kube, ns)[0])
+    pods = sum(live_pods(kube, ns).values())
+    # The pods there are now may stay; the scale out's new one cannot start.
+    block_pods(kube, ns, count=pods)
+    try:
+        occ = killed_while(ansible_task, kube, ns, "vnf_scale", dict(cnf, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}), "SCALE",
+                           lambda: replicas(kube, ns)["vdu1"] == before["vdu1_aspect"] + 2)
+        left_by_a_killed_run(ansible_task, kube, cnf, occ)
+        assert levels(record(kube, ns)[0]) == before
+        # The same scale run again is refused, saying what to do; on the way it records the killed op occ FAILED_TEMP.
+        refused = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}))
+        assert refused.get("failed") is True and "it is FAILED_TEMP now: retry, roll back or fail it" in refused["msg"], refused.get("msg")
+        assert (head(kube, ns)["id"], head(kube, ns)["operationState"]) == (occ["id"], "FAILED_TEMP") and "lease" not in head(kube, ns)
+    finally:
+        unblock_pods(kube, ns)
+
+    retried = ansible_task("vnf_lcm_op_occ", dict(cnf, action="retry"))
+    assert retried.get("failed") is not True, retried.get("msg")
+    ended_clean(kube, cnf, occ, "COMPLETED")
+    assert levels(retried["vnf_instance"]) == dict(before, vdu1_aspect=before["vdu1_aspect"] + 1)
+    assert replicas(kube, ns)["vdu1"] == before["vdu1_aspect"] + 2
+    assert len(retried["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]) == sum(replicas(kube, ns).values())
+    wait_for(lambda: live_pods(kube, ns) == replicas(kube, ns), "a pod per replica", timeout=60, sleep=0.5)
+    # A retry of an op occ that ended does nothing.
+    again = ansible_task("vnf_lcm_op_occ", dict(cnf, action="retry", vnf_lcm_op_occ_id=occ["id"]))
+    assert again.get("changed") is False, again
+    assert versions(kube, bystander[0]["namespace"]) == bystander[1]
+
+
+def test_a_killed_scale_to_level_is_rolled_back_to_the_levels_before(ansible_task, kube, cnf, bystander):
+    ns = cnf["namespace"]
+    before_levels, before_replicas = levels(record(kube, ns)[0]), replicas(kube, ns)
+    block_pods(kube, ns, count=sum(live_pods(kube, ns).values()))
+    try:
+        occ = killed_while(ansible_task, kube, ns, "vnf_scale_to_level", dict(cnf, request={"instantiationLevelId": "instantiation_level_2"}),
+                           "SCALE_TO_LEVEL", lambda: replicas(kube, ns) == {"vdu1": 3, "vdu2": 3})
+        left_by_a_killed_run(ansible_task, kube, cnf, occ)
+        # Pods cannot start yet: the rollback only scales down.
+        rolled = ansible_task("vnf_lcm_op_occ", dict(cnf, action="rollback"))
+        assert rolled.get("failed") is not True, rolled.get("msg")
+    finally:
+        unblock_pods(kube, ns)
+    assert "has exited" in rolled["vnf_lcm_op_occ"]["error"]["detail"]
+    ended_clean(kube, cnf, occ, "ROLLED_BACK")
+    assert replicas(kube, ns) == before_replicas
+    assert levels(record(kube, ns)[0]) == before_levels
+    wait_for(lambda: live_pods(kube, ns) == before_replicas, "the pods of the levels before", timeout=60, sleep=0.5)
+    # The VNFCs recorded are the pods there are.
+    vnfcs = ansible_task("vnf_info", cnf)["vnf_instances"][0]["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    assert len(vnfcs) == sum(before_replicas.values())
+    assert versions(kube, bystander[0]["namespace"]) == bystander[1]
+
+
+def test_a_killed_terminate_is_retried_and_leaves_only_the_record(ansible_task, kube, cnf, bystander):
+    ns, instance_id = cnf["namespace"], cnf["vnf_instance_id"]
+    config = "/api/v1/namespaces/{0}/configmaps/cm-vdu1".format(ns)
+    merge = {"Content-Type": "application/merge-patch+json"}
+    # The ConfigMap cannot go while the test's finalizer is on it: the terminate has sent every delete and waits.
+    assert kube.request("PATCH", config, {"metadata": {"finalizers": [HOLD]}}, headers=merge)[0] == 200
+    try:
+        occ = killed_while(ansible_task, kube, ns, "vnf_terminate", cnf, "TERMINATE",
+                           lambda: kube.call("GET", config)["metadata"].get("deletionTimestamp"))
+        left_by_a_killed_run(ansible_task, kube, cnf, occ)
+        assert record(kube, ns)[0]["instantiationState"] == "INSTANTIATED"
+        # Another operation is refused with what to do, before its plan reads what the killed terminate deleted
+        # (planned first, a scale failed on its dry run of the deleted Deployment instead).
+        refused = ansible_task("vnf_scale", dict(cnf, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}))
+        assert refused.get("failed") is True and "it is FAILED_TEMP now: retry, roll back or fail it" in refused["msg"], refused.get("msg")
+        # Terminating again too: the terminate that was killed must be finished (or failed) first.
+        refused = ansible_task("vnf_terminate", cnf)
+        assert refused.get("failed") is True and "is FAILED_TEMP; retry, roll back or fail it first" in refused["msg"], refused.get("msg")
+    finally:
+        kube.request("PATCH", config, {"metadata": {"finalizers": None}}, headers=merge)
+
+    retried = ansible_task("vnf_lcm_op_occ", dict(cnf, action="retry"))
+    assert retried.get("failed") is not True, retried.get("msg")
+    ended_clean(kube, cnf, occ, "COMPLETED")
+    assert retried["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert labelled(kube, ns, instance_id) == ["secrets/vnflcm-" + instance_id]
+    assert live_pods(kube, ns) == {}
+    again = ansible_task("vnf_terminate", cnf)
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    assert versions(kube, bystander[0]["namespace"]) == bystander[1]
+
+
+class RecordDeleteHold:
+    """An admission webhook (HTTPS on 127.0.0.1) for DELETEs of one instance's record Secret: while ``holding``, it keeps
+    the apiserver (and so the caller) waiting for its answer until ``answer(allowed)``; dry runs and other times pass."""
+
+    def __init__(self, kube, namespace, instance_id, folder):
+        self.kube, self.namespace, self.instance_id = kube, namespace, instance_id
+        self.holding = True
+        self.seen = []
+        self.arrived, self.decided = threading.Event(), threading.Event()
+        self.allowed = False
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(folder / "hook.key"), "-out", str(folder / "hook.crt")],
+                       check=True, capture_output=True)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(folder / "hook.crt"), str(folder / "hook.key"))
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.name = "kills-{0}".format(namespace)
+        self.ca_bundle = base64.b64encode((folder / "hook.crt").read_bytes()).decode()
+
+    def _handler(self):
+        hold = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - the name http.server calls
+                review = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                request = review["request"]
+                dry_run = bool(request.get("dryRun"))
+                hold.seen.append((request["name"], dry_run))
+                allowed = True
+                if hold.holding and not dry_run:
+                    hold.arrived.set()
+                    hold.decided.wait(25)
+                    allowed = hold.allowed
+                response = {"uid": request["uid"], "allowed": allowed}
+                if not allowed:
+                    response["status"] = {"code": 403, "message": "held by the test"}
+                body = json.dumps({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": response}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        return Handler
+
+    def __enter__(self):
+        # Fail, not Ignore: an answer that never comes must not let the DELETE through. Only this record is selected.
+        self.kube.call("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
+            "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": {"name": self.name},
+            "webhooks": [{
+                "name": "hold-record-delete.vnflcm-test.nfv", "admissionReviewVersions": ["v1"], "sideEffects": "None",
+                "failurePolicy": "Fail", "timeoutSeconds": 30,
+                "clientConfig": {"url": "https://127.0.0.1:{0}/".format(self.server.server_address[1]), "caBundle": self.ca_bundle},
+                "rules": [{"operations": ["DELETE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["secrets"], "scope": "Namespaced"}],
+                "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": self.namespace}},
+                "objectSelector": {"matchLabels": {"vnflcm.nfv/instance-id": self.instance_id, "vnflcm.nfv/record": "vnf-instance"}}}]})
+        # In force once the apiserver asks it about a dry-run delete of the record.
+        path = "/api/v1/namespaces/{0}/secrets/vnflcm-{1}?dryRun=All".format(self.namespace, self.instance_id)
+        try:
+            wait_for(lambda: self.kube.request("DELETE", path) and ("vnflcm-" + self.instance_id, True) in self.seen, "the webhook to be asked",
+                     timeout=30, sleep=0.2)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def answer(self, allowed):
+        self.allowed = allowed
+        self.holding = False
+        self.decided.set()
+
+    def __exit__(self, *exc):
+        self.answer(False)
+        self.kube.request("DELETE", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/" + self.name)
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def module_process(root_pid, module):
+    """The pid of the Python process running ``module`` (AnsiballZ_<module>.py) under ``root_pid`` (ansible-playbook), or None.
+
+    The shell that starts it names the file too: the process wanted is the one furthest down the tree."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/{0}/cmdline".format(entry), "rb") as handle:
+                if "AnsiballZ_{0}.py".format(module).encode() not in handle.read():
+                    continue
+        except OSError:
+            continue
+        chain = ancestors(int(entry))
+        if root_pid in chain:
+            found.append((len(chain), int(entry)))
+    return max(found)[1] if found else None
+
+
+def ancestors(pid):
+    chain = []
+    while pid > 1:
+        try:
+            with open("/proc/{0}/stat".format(pid)) as handle:
+                pid = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            break
+        chain.append(pid)
+    return chain
+
+
+def terminated(ansible_task, kube, spaces):
+    """The CNF of the file, NOT_INSTANTIATED (terminated here unless the terminate test did it)."""
+    args = instantiated(ansible_task, kube, spaces, "cnf") if record(kube, spaces["cnf"]) is None else None
+    found = record(kube, spaces["cnf"])
+    args = args or {"kubeconfig": spaces["kubeconfig"], "namespace": spaces["cnf"], "vnf_instance_id": found[0]["id"]}
+    if found[0]["instantiationState"] == "INSTANTIATED":
+        done = ansible_task("vnf_terminate", args)
+        assert done.get("failed") is not True, done.get("msg")
+    return args
+
+
+def test_a_killed_delete_of_the_identifier_is_finished_by_a_rerun(ansible_task, kube, spaces, bystander, tmp_path):
+    cnf = terminated(ansible_task, kube, spaces)
+    ns, instance_id = cnf["namespace"], cnf["vnf_instance_id"]
+    with RecordDeleteHold(kube, ns, instance_id, tmp_path) as hold:
+        task = ansible_task("vnf_delete", cnf, background=True)
+        # Its DELETE of the record has reached the apiserver, which waits for the webhook: the module waits for the answer.
+        assert hold.arrived.wait(60), "vnf_delete never deleted the record"
+        pid = module_process(task.process.pid, "vnf_delete")
+        assert pid, "no vnf_delete module process"
+        os.kill(pid, signal.SIGKILL)
+        killed = task.wait()
+        assert killed.get("failed") is True, killed
+        # The DELETE it sent does not go through after all (denied): the record, and so the instance, are still there.
+        hold.answer(False)
+    assert labelled(kube, ns, instance_id) == ["secrets/vnflcm-" + instance_id]
+    listed = ansible_task("vnf_info", {"kubeconfig": cnf["kubeconfig"], "namespace": ns})
+    assert [item["instantiationState"] for item in listed["vnf_instances"]] == ["NOT_INSTANTIATED"], listed
+
+    rerun = ansible_task("vnf_delete", cnf)
+    assert rerun.get("failed") is not True and rerun["changed"] is True, rerun.get("msg")
+    assert rerun["deleted"] == [{"kind": "Secret", "name": "vnflcm-" + instance_id}]
+    assert labelled(kube, ns, instance_id) == []
+    again = ansible_task("vnf_delete", cnf)
+    assert again.get("failed") is not True and again["changed"] is False and again["vnf_instance"] is None, again.get("msg")
+    assert versions(kube, bystander[0]["namespace"]) == bystander[1]
+    assert record(kube, bystander[0]["namespace"])[0]["instantiationState"] == "INSTANTIATED"

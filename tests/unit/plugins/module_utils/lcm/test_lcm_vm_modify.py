@@ -1,0 +1,147 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_modify on Heat: the record only, written by a signal (no stack update), idempotent, with check and diff mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, HeatRecordStore, name_tag
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, heat_runner, vm_modify
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+
+VIM = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://keystone.test/v3"},
+       "accessInfo": {"username": "u", "password": "vim-secret", "project": "p"}}
+
+
+@pytest.fixture
+def recorded():
+    """An INSTANTIATED Heat record (two VNFCs) in a fake stack: ``(stacks, store, found)``."""
+    instance = {"id": "i-1", "vnfdId": "vnfd-1", "vnfInstanceName": "v", "instantiationState": "INSTANTIATED",
+                "metadata": {"keep": 1, "drop": 2}, "vimConnectionInfo": {"vim1": dict(VIM, accessInfo={"username": "u", "project": "p"})},
+                "instantiatedVnfInfo": {"flavourId": "simple", "vnfcResourceInfo": [{"id": "srv-1", "vduId": "VDU1"}],
+                                        "vnfcInfo": [{"id": "VDU1-srv-1", "vduId": "VDU1", "vnfcResourceInfoId": "srv-1"}],
+                                        "metadata": {"stack_id": "s-1", "stack_name": "vnf-i-1"}}}
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
+    version = store.save(instance, [], None)
+    stacks.writes.clear()
+    return stacks, store, (instance, [], version)
+
+
+def run(recorded, request, check_mode=False, diff_mode=False):
+    stacks, store, found = recorded
+    return engine.run(vm_modify.plan_modify(None, store, found, request), check_mode, diff_mode)
+
+
+def test_name_and_metadata_merge_patch_go_to_the_record_by_signals_only(recorded):
+    stacks, store, _found = recorded
+    result = run(recorded, {"vnfInstanceName": "v2", "metadata": {"drop": None, "new": "x"}})
+    assert result["changed"] and result["vnf_lcm_op_occ"]["operation"] == "MODIFY_INFO"
+    assert result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    instance, op_occs, _version = store.find("i-1")
+    assert instance["vnfInstanceName"] == "v2" and instance["metadata"] == {"keep": 1, "new": "x"}
+    assert op_occs[0]["operationState"] == "COMPLETED"
+    # Only the record resource is signalled (PROCESSING, then COMPLETED): no stack update, no other write.
+    assert {write[0] for write in stacks.writes} == {"signal"} and {write[2] for write in stacks.writes} == {RECORD_RESOURCE}
+    assert result["plan"]["modifications"] == {"metadata": {"keep": 1, "new": "x"}, "vnfInstanceName": "v2"}
+
+
+def test_a_rerun_changes_nothing_and_writes_nothing(recorded):
+    stacks, store, _found = recorded
+    request = {"vnfInstanceDescription": "d", "extensions": {"e": 1}, "vnfConfigurableProperties": {"p": True}}
+    run(recorded, request)
+    stacks.writes.clear()
+    again = engine.run(vm_modify.plan_modify(None, store, store.find("i-1"), request), False, False)
+    assert again["changed"] is False and stacks.writes == [] and again["plan"]["lines"] == ["no change"]
+
+
+def test_check_mode_and_diff_write_nothing(recorded):
+    stacks, _store, _found = recorded
+    result = run(recorded, {"vnfInstanceName": "v2", "vnfcInfoModifications": [{"id": "VDU1-srv-1", "vnfcConfigurableProperties": {"k": "v"}}]},
+                 check_mode=True, diff_mode=True)
+    assert result["changed"] and stacks.writes == []
+    assert result["diff"]["before"]["vnfInstanceName"] == "v" and result["diff"]["after"]["vnfInstanceName"] == "v2"
+    assert result["diff"]["after"]["vnfcInfo[VDU1-srv-1].vnfcConfigurableProperties"] == {"k": "v"}
+    assert result["plan"]["vnfc_modifications"] == {"vnfcInfo[VDU1-srv-1].vnfcConfigurableProperties": {"k": "v"}}
+
+
+def test_vnfc_configurable_properties_are_merged_into_the_record(recorded):
+    _stacks, store, _found = recorded
+    run(recorded, {"vnfcInfoModifications": [{"id": "VDU1-srv-1", "vnfcConfigurableProperties": {"k": "v"}}]})
+    vnfc = store.find("i-1")[0]["instantiatedVnfInfo"]["vnfcInfo"][0]
+    assert vnfc["vnfcConfigurableProperties"] == {"k": "v"}
+
+
+def test_vim_connection_secrets_are_never_recorded(recorded):
+    stacks, store, _found = recorded
+    result = run(recorded, {"vimConnectionInfo": {"vim1": {"vimType": VIM["vimType"], "accessInfo": {"password": "vim-secret", "region": "R2"}}}})
+    assert result["changed"]
+    instance, op_occs, _version = store.find("i-1")
+    assert instance["vimConnectionInfo"]["vim1"]["accessInfo"] == {"username": "u", "project": "p", "region": "R2"}
+    assert "vim-secret" not in str(stacks.metadata) and "vim-secret" not in str(op_occs)
+
+
+def test_a_new_vnfd_points_to_the_change_of_package_before_any_write(recorded):
+    stacks, _store, _found = recorded
+    with pytest.raises(ValidationError, match="vnf_change_pkg") as error:
+        run(recorded, {"vnfdId": "vnfd-2"})
+    assert error.value.field == "vnfdId" and stacks.writes == []
+    # The instance's own vnfdId is no change.
+    assert run(recorded, {"vnfdId": "vnfd-1"})["changed"] is False
+
+
+def test_an_unknown_vnfc_is_refused_naming_the_field(recorded):
+    stacks, _store, _found = recorded
+    with pytest.raises(ValidationError) as error:
+        run(recorded, {"vnfcInfoModifications": [{"id": "nope", "vnfcConfigurableProperties": {"k": "v"}}]})
+    assert error.value.field == "vnfcInfoModifications[0].id" and stacks.writes == []
+
+
+@pytest.mark.parametrize("params, field", [({"package": "/srv/pkg"}, "package"), ({"delete_removed": True}, "delete_removed")])
+def test_container_update_options_are_refused_on_heat(params, field):
+    with pytest.raises(ValidationError, match="OpenStack VIM") as error:
+        heat_runner.heat_modify(dict({"package": None, "delete_removed": False}, **params))
+    assert error.value.field == field
+
+
+def test_heat_runs_modify():
+    assert heat_runner.run_for("modify") is heat_runner.heat_modify
+
+
+def test_a_failed_modify_is_retried_by_planning_again_and_rolled_back_without_a_vim_write(recorded):
+    stacks, store, found = recorded
+    failed = {"id": "o-1", "operation": "MODIFY_INFO", "operationParams": {"vnfInstanceName": "v3"}}
+    assert vm_modify.plan_resume(None, store, found, failed, "retry").plan["modifications"] == {"vnfInstanceName": "v3"}
+    rollback = vm_modify.plan_resume(None, store, found, failed, "rollback")
+    assert rollback.changed is False and rollback.plan["rollback_of"] == "o-1"
+
+
+def test_a_renamed_instance_is_found_by_its_new_name_only():
+    stacks = FakeStacks()
+    created = {"id": "i-1", "vnfInstanceName": "old", "instantiationState": "INSTANTIATED"}
+    store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm", name_tag("old")]))
+    version = store.save(created, [], None)
+    # An orphan of another name must not be reported by a lookup of this one.
+    stacks.add("vnf-i-9", "s-9", ["vnflcm", name_tag("someone")])
+    run((stacks, store, (created, [], version)), {"vnfInstanceName": "new"})
+    lookup = HeatRecordStore(stacks)
+    assert lookup.find(name="new")[0]["id"] == "i-1" and lookup.stack["id"] == "s-1" and lookup.orphans == []
+    assert HeatRecordStore(stacks).find(name="old") is None and HeatRecordStore(stacks).find(name="nobody") is None
+
+
+def test_vnfc_configurable_properties_stay_while_the_vnfc_does(monkeypatch):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm
+
+    vnfc = {"id": "VDU1-srv-1", "vduId": "VDU1", "vnfcResourceInfoId": "srv-1"}
+    monkeypatch.setattr(vm, "build_instantiated_info", lambda *args: {"vnfcInfo": [dict(vnfc), {"id": "VDU2-srv-3", "vduId": "VDU2"}]})
+    stacks = FakeStacks()
+    stacks.resources = lambda stack: []
+    vim = vm.HeatVim.__new__(vm.HeatVim)
+    vim.stacks, vim.vim_id = stacks, None
+    configured = [dict(vnfc, vnfcConfigurableProperties={"k": "v"}), {"id": "VDU2-srv-2", "vduId": "VDU2", "vnfcConfigurableProperties": {"x": 1}}]
+    instance = {"id": "i-1", "instantiatedVnfInfo": {"vnfcInfo": configured}}
+    after = vm.refreshed(vim, instance, {"id": "s-1", "stack_name": "vnf-i-1"}, {"flavour": {}, "request": {}}, {})["instantiatedVnfInfo"]["vnfcInfo"]
+    assert after[0]["vnfcConfigurableProperties"] == {"k": "v"} and "vnfcConfigurableProperties" not in after[1]
