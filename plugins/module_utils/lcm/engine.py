@@ -155,8 +155,7 @@ def _run(operation, check_mode, diff_mode, now, resume):
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
     if resume is None:
-        require_idle(operation.store, (operation.instance, operation.op_occs, operation.version),
-                     "{0} on VNF instance {1}".format(operation.name, operation.instance["id"]), now, check_mode)
+        require_idle(operation.store, (operation.instance, operation.op_occs, operation.version), operation.name, now, check_mode)
     if check_mode or (not operation.changed and resume is None):
         return result
     if resume is None:
@@ -236,8 +235,8 @@ def describe_exception(error):
     return "{0}: {1}".format(type(error).__name__, text) if text else type(error).__name__
 
 
-def require_idle(store, found, what, now=utc_now, check_mode=False):
-    """A new operation (``what``) needs every earlier op occ of the instance ended.
+def require_idle(store, found, name, now=utc_now, check_mode=False):
+    """A new operation (``name``: SCALE, HEAL, ...) needs every earlier op occ of the instance ended.
 
     A running op occ whose runner is gone (lease expired, or its process has exited on this machine)
     is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it. The runners ask
@@ -249,6 +248,7 @@ def require_idle(store, found, what, now=utc_now, check_mode=False):
     if not busy:
         return
     item = busy[0]
+    what = "{0} on VNF instance {1}".format(name, instance["id"])
     status, reason = lease.lease_status(item, now())
     if status is None:
         raise ConflictError("start", what, "operation occurrence {0} is {1}; retry, roll back or fail it first".format(

@@ -69,7 +69,8 @@ def heat_instantiate(params, check_mode=False, diff_mode=False):
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
-def heat_on_instance(planner, missing_ok=False):
+def heat_on_instance(planner, name, missing_ok=False):
+    """The run of ``planner`` on the instance the params select; ``name`` (SCALE, ...) is the operation."""
     def run(params, check_mode=False, diff_mode=False, vim=None):
         vim = vim or heat_vim(params)
         try:
@@ -78,7 +79,7 @@ def heat_on_instance(planner, missing_ok=False):
             if not missing_ok:
                 raise
             return with_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, vim)
-        engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
+        engine.require_idle(store, found, name, check_mode=check_mode)
         operation = planner(vim, store, found, params.get("request"), waits(params), preview=check_mode or diff_mode)
         return with_calls(engine.run(operation, check_mode, diff_mode), vim)
     return run
@@ -89,7 +90,7 @@ def heat_change_pkg(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     vim, store, found = heat_locate(params)
-    engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
+    engine.require_idle(store, found, "CHANGE_VNFPKG", check_mode=check_mode)
     with load_package(params["package"]) as package:
         operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
                                                   preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
@@ -101,7 +102,7 @@ def heat_modify(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_modify
 
     vm_modify.check_heat_options(params.get("package"), params.get("delete_removed"))
-    return heat_on_instance(vm_modify.plan_modify)(params, check_mode, diff_mode)
+    return heat_on_instance(vm_modify.plan_modify, "MODIFY_INFO")(params, check_mode, diff_mode)
 
 
 def heat_delete(params, check_mode=False, diff_mode=False):
@@ -116,7 +117,7 @@ def heat_delete(params, check_mode=False, diff_mode=False):
 def heat_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
     vim = heat_vim(params)
-    result = heat_on_instance(vm.plan_terminate, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
+    result = heat_on_instance(vm.plan_terminate, "TERMINATE", missing_ok=True)(params, check_mode, diff_mode, vim=vim)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
@@ -146,14 +147,14 @@ def left_stack(instance):
 def heat_change_ext_conn(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_ext_conn
 
-    return heat_on_instance(vm_change_ext_conn.plan_change_ext_conn)(params, check_mode, diff_mode)
+    return heat_on_instance(vm_change_ext_conn.plan_change_ext_conn, "CHANGE_EXT_CONN")(params, check_mode, diff_mode)
 
 
 HEAT_RUNS = {
     "instantiate": heat_instantiate,
-    "scale": heat_on_instance(vm.plan_scale),
-    "scale_to_level": heat_on_instance(vm.plan_scale_to_level),
-    "heal": heat_on_instance(vm.plan_heal),
+    "scale": heat_on_instance(vm.plan_scale, "SCALE"),
+    "scale_to_level": heat_on_instance(vm.plan_scale_to_level, "SCALE_TO_LEVEL"),
+    "heal": heat_on_instance(vm.plan_heal, "HEAL"),
     "terminate": heat_terminate,
     "delete": heat_delete,
     "info": info.openstack_records,

@@ -40,9 +40,10 @@ def instantiate(params, check_mode=False, diff_mode=False):
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
-def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False, client=None):
+def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False, client=None, *, name):
     """Run ``planner`` (cnf.plan_scale, plan_heal, plan_terminate) on the instance the params select.
 
+    ``name``: the operation (SCALE, ...), for the refusal while an earlier one is unfinished.
     ``missing_ok``: an instance that does not exist (any more) is nothing to do, not an error.
     ``client``: the ``(api, namespace)`` to use, when the caller goes on with it.
     """
@@ -53,7 +54,7 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
         if not missing_ok:
             raise
         return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"note": error.msg}}, api)
-    engine.require_idle(store, found, "an operation on VNF instance {0}".format(found[0]["id"]), check_mode=check_mode)
+    engine.require_idle(store, found, name, check_mode=check_mode)
     operation = planner(api, store, found, params.get("request"), waits(params))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
@@ -66,7 +67,7 @@ def modify(params, check_mode=False, diff_mode=False):
     # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
     with load_package(params["package"]) if params.get("package") else nullcontext() as package:
         return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
-                           params, check_mode, diff_mode)
+                           params, check_mode, diff_mode, name="MODIFY_INFO")
 
 
 def change_pkg(params, check_mode=False, diff_mode=False):
@@ -76,7 +77,7 @@ def change_pkg(params, check_mode=False, diff_mode=False):
 
     with load_package(params["package"]) as package:
         return on_instance(lambda api, store, found, request, waits: cnf_change_pkg.plan_change_pkg(
-            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode)
+            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode, name="CHANGE_VNFPKG")
 
 
 # Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
@@ -154,7 +155,7 @@ def delete(params, check_mode=False, diff_mode=False):
 def terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
     api, namespace = kube_api(params)
-    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace))
+    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name="TERMINATE")
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
@@ -193,5 +194,5 @@ def run_for(operation):
     planner = {"scale": cnf.plan_scale, "scale_to_level": cnf.plan_scale_to_level, "heal": cnf.plan_heal}[operation]
 
     def run(params, check_mode=False, diff_mode=False):
-        return on_instance(planner, params, check_mode, diff_mode, missing_ok=operation == "terminate")
+        return on_instance(planner, params, check_mode, diff_mode, name=operation.upper())
     return run

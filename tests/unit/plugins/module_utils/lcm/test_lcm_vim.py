@@ -39,10 +39,11 @@ def test_the_kubernetes_path_is_runners(monkeypatch):
 
     seen = []
     monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
-    monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False, client=None: seen.append((planner, missing_ok)))
+    monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False, client=None, name=None:
+                        seen.append((planner, missing_ok, name)))
     runner.run_for("scale")({})
     runner.run_for("terminate")({})
-    assert seen == [(cnf.plan_scale, False), (cnf.plan_terminate, True)]
+    assert seen == [(cnf.plan_scale, False, "SCALE"), (cnf.plan_terminate, True, "TERMINATE")]
     assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is info.kubernetes_records
 
 
@@ -52,7 +53,7 @@ UNFINISHED = ({"id": "i1"}, [{"id": "o1", "operation": "TERMINATE", "operationSt
 def refuses_before_planning(run):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 
-    with pytest.raises(ConflictError, match="operation occurrence o1 is FAILED_TEMP; retry, roll back or fail it first"):
+    with pytest.raises(ConflictError, match="start SCALE on VNF instance i1: operation occurrence o1 is FAILED_TEMP; retry, roll back or fail it first"):
         run({"request": {"type": "SCALE_OUT", "aspectId": "a"}}, False, False)
 
 
@@ -71,7 +72,7 @@ def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
 
     monkeypatch.setattr(heat_runner, "heat_vim", lambda params: "vim")
     monkeypatch.setattr(heat_runner, "heat_located", lambda vim, params: ("store", UNFINISHED))
-    refuses_before_planning(heat_runner.heat_on_instance(lambda *args, **kwargs: pytest.fail("planned")))
+    refuses_before_planning(heat_runner.heat_on_instance(lambda *args, **kwargs: pytest.fail("planned"), "SCALE"))
 
 
 NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
