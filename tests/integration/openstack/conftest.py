@@ -8,6 +8,7 @@ a selected test is marked `tier2`, else 1.
 A lab that is not installed skips the tests, or fails them when $CI is set
 or NFV_LAB_REQUIRED=1: lab tests must never pass silently without a lab.
 """
+import fcntl
 import importlib.util
 import io
 import json
@@ -47,6 +48,31 @@ def missing(reason):
 
 def pytest_configure(config):
     config.addinivalue_line('markers', 'tier2: needs the tier-2 OpenStack lab (Nova, Neutron, Cinder)')
+
+
+# `make integration` runs the tier-2 tests on 4 pytest-xdist workers with --dist loadgroup: each group runs on one
+# worker, its tests in file order. Four groups of about equal length (--durations, one test at a time: about 12 min
+# each); the VM playbooks test's two drivers are split, as together they would be the longest. A module not named
+# here is a group of its own, which the first worker to run short of tests takes.
+XDIST_GROUPS = {
+    'test_vnf_heat_change_pkg.py': 'change-pkg',
+    'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-playbook]': 'playbooks',
+    'test_role_molecule.py': 'playbooks',
+    'test_vnf_heat_faults.py': 'faults',
+    'test_vnf_heat_tacker_requests.py': 'faults',
+    'test_vnf_heat_lifecycle.py': 'lifecycle',
+    'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-runner]': 'lifecycle',
+    'test_heat_nova_neutron.py': 'lifecycle',
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker('xdist_group') is None:
+            name = item.nodeid.rsplit('/', 1)[-1]
+            group = XDIST_GROUPS.get(name) or XDIST_GROUPS.get(name.split('::', 1)[0]) or name.split('::', 1)[0]
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 class RunningLab:
@@ -249,10 +275,13 @@ IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image")
 @pytest.fixture(scope="module")
 def lab(tier2_lab, admin_conn):
     """The tier-2 lab with the Glance images the package's VDUs name, and the env the modules read clouds.yaml from."""
-    for name in IMAGES:
-        if admin_conn.image.find_image(name) is None:
-            admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
-                                          data=io.BytesIO(b"\0" * 1024))
+    # Workers side by side (pytest-xdist) would each create a missing image: two of a name make every lookup ambiguous.
+    with open(tier2_lab.state_dir / "test-images.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for name in IMAGES:
+            if admin_conn.image.find_image(name) is None:
+                admin_conn.image.create_image(name=name, disk_format="raw", container_format="bare", visibility="public",
+                                              data=io.BytesIO(b"\0" * 1024))
     previous = os.environ.get("OS_CLIENT_CONFIG_FILE")
     os.environ["OS_CLIENT_CONFIG_FILE"] = str(tier2_lab.clouds_yaml)
     yield tier2_lab
@@ -269,7 +298,8 @@ def package(tacker_packages):
 
 @pytest.fixture(scope="module")
 def created(admin_conn):
-    """Stack names of the instances the tests create: deleted at the end (the project has a quota of 10 servers)."""
+    """Stack names of the instances the tests create: deleted at the end (the modules of every test, side by side,
+    share one project and its quotas: the lab raises them, see tools/lab/openstack/README.md)."""
     names = []
     yield names
     stacks = [stack for stack in admin_conn.orchestration.stacks() if stack.name in names]

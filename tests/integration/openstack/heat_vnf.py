@@ -13,9 +13,12 @@ import json
 import os
 import re
 import shutil
+import time
 import uuid
 
 import yaml
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, name_tag
 
 CLOUD = "nfvlab-admin"
 OLD = "userdata_standard"
@@ -69,6 +72,65 @@ def ports_by_network(conn, server_id):
 
 def stacks_named(conn, name):
     return [stack for stack in conn.orchestration.stacks() if stack.name == name]
+
+
+# ---------------------------------------------------------------------------------------------
+# What one test owns. The tier-2 tests run side by side in the same projects, so a test checks its own
+# stacks and servers, never a list of the whole project taken before and after.
+
+def record_of(conn, stack_name):
+    """``(instance, op_occs)`` as the stack's record resource holds it, or None (no such stack, or no record yet)."""
+    stack = conn.orchestration.find_stack(stack_name)
+    if stack is None:
+        return None
+    response = conn.orchestration.get("/stacks/{0}/{1}/resources/{2}/metadata".format(stack.name, stack.id, RECORD_RESOURCE))
+    entry = (response.json().get("metadata") or {}).get("record") if response.status_code == 200 else None
+    if not entry:
+        return None
+    data = json.loads(entry["data"])
+    return data["vnfInstance"], data["vnfLcmOpOccs"]
+
+
+def stacks_of_instance(conn, name):
+    """Names of the stacks of instance ``name``: tagged with its name (from the create on, record or not) or whose record names it."""
+    tagged = {stack.name for stack in conn.orchestration.stacks(tags=name_tag(name))}
+    recorded = set()
+    for stack in conn.orchestration.stacks():
+        if stack.name.startswith("vnf-") and stack.name not in tagged:
+            found = record_of(conn, stack.name)
+            if found and found[0].get("vnfInstanceName") == name:
+                recorded.add(stack.name)
+    return sorted(tagged | recorded)
+
+
+def servers_owned_by_stacks(conn):
+    """Ids of the OS::Nova::Server resources of the project's stacks, nested stacks included."""
+    owned = set()
+    for stack in conn.orchestration.stacks():
+        response = conn.orchestration.get("/stacks/{0}/{1}/resources?nested_depth=5".format(stack.name, stack.id))
+        if response.status_code == 404:  # deleted meanwhile
+            continue
+        owned.update(resource["physical_resource_id"] for resource in response.json()["resources"]
+                     if resource["resource_type"] == "OS::Nova::Server" and resource["physical_resource_id"])
+    return owned
+
+
+def servers_no_stack_owns(conn, settle_seconds=120):
+    """Servers of the project that no stack owns: what a delete or a rollback would leave behind.
+
+    Servers are listed before stacks, so a server that another test's stack creates meanwhile is owned. A server
+    whose stack is being deleted can drop out of Heat's resources before Nova has deleted it: such servers go
+    away, a leftover stays, so the candidates are listed again until none is left or ``settle_seconds`` pass.
+    """
+    deadline = time.monotonic() + settle_seconds
+    left = None
+    while True:
+        servers = {server.id for server in conn.compute.servers()}
+        unowned = servers - servers_owned_by_stacks(conn)
+        left = unowned if left is None else left & unowned
+        if not left or time.monotonic() > deadline:
+            return sorted(left)
+        time.sleep(5)
 
 
 def instantiate(ansible_task, package, name, request, **extra):

@@ -11,7 +11,6 @@ after a fail and a terminate.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import time
@@ -32,9 +31,12 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     instantiated,
     nw_request,
     op_occ,
+    record_of,
     servers,
+    servers_no_stack_owns,
     stack_of,
     stacks_named,
+    stacks_of_instance,
 )
 
 pytestmark = pytest.mark.tier2
@@ -43,19 +45,6 @@ pytestmark = pytest.mark.tier2
 class Killed:
     name = "vnf-kill-" + uuid.uuid4().hex[:6]
     before = None
-
-
-def record_of(admin_conn, stack_name):
-    """``(instance, op_occs)`` as the stack's record resource holds it, or None."""
-    stack = admin_conn.orchestration.find_stack(stack_name)
-    if stack is None:
-        return None
-    response = admin_conn.orchestration.get("/stacks/{0}/{1}/resources/vnflcm_record/metadata".format(stack.name, stack.id))
-    entry = (response.json().get("metadata") or {}).get("record") if response.status_code == 200 else None
-    if not entry:
-        return None
-    data = json.loads(entry["data"])
-    return data["vnfInstance"], data["vnfLcmOpOccs"]
 
 
 def kill_when(admin_conn, stack_name, done):
@@ -164,9 +153,8 @@ def killed_instantiate(admin_conn, ansible_task, packages, created, name):
     task = instantiate(ansible_task, os.path.join(packages, OLD), name, REQUEST, background=True)
 
     def stack_recorded():
-        found = [stack for stack in admin_conn.orchestration.stacks() if stack.name.startswith("vnf-") and record_of(admin_conn, stack.name)
-                 and record_of(admin_conn, stack.name)[0].get("vnfInstanceName") == name]
-        return found[0].name if found else None
+        found = [stack_name for stack_name in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack_name)]
+        return found[0] if found else None
 
     stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
     created.append(stack_name)
@@ -177,20 +165,18 @@ def killed_instantiate(admin_conn, ansible_task, packages, created, name):
 
 def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
     name = "vnf-kill-inst-" + uuid.uuid4().hex[:6]
-    servers_before = {server.id for server in admin_conn.compute.servers()}
     stack_name, occ = killed_instantiate(admin_conn, ansible_task, packages, created, name)
     rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
     assert not rolled.get("failed"), rolled.get("msg")
     assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
-    assert stacks_named(admin_conn, stack_name) == []
-    assert {server.id for server in admin_conn.compute.servers()} <= servers_before
+    assert stacks_named(admin_conn, stack_name) == [] and stacks_of_instance(admin_conn, name) == []
+    assert servers_no_stack_owns(admin_conn) == []
     again = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
     assert again["vnf_instances"] == []
 
 
 def test_an_instantiate_killed_then_failed_is_terminated_leaving_nothing(lab, admin_conn, ansible_task, packages, created):
     name = "vnf-kill-fail-" + uuid.uuid4().hex[:6]
-    servers_before = {server.id for server in admin_conn.compute.servers()}
     stack_name, occ = killed_instantiate(admin_conn, ansible_task, packages, created, name)
     failed = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "fail"})
     assert not failed.get("failed"), failed.get("msg")
@@ -199,6 +185,6 @@ def test_an_instantiate_killed_then_failed_is_terminated_leaving_nothing(lab, ad
     gone = ansible_task("vnf_terminate", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"terminationType": "FORCEFUL"}, "wait_timeout": 600})
     assert not gone.get("failed"), gone.get("msg")
     assert gone["changed"] and "what a failed instantiate left" in gone["plan"]["lines"][0]
-    assert stacks_named(admin_conn, stack_name) == []
-    assert {server.id for server in admin_conn.compute.servers()} <= servers_before
+    assert stacks_named(admin_conn, stack_name) == [] and stacks_of_instance(admin_conn, name) == []
+    assert servers_no_stack_owns(admin_conn) == []
     assert ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})["vnf_instances"] == []

@@ -27,6 +27,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     stack_of,
     stack_updates,
     stacks_named,
+    stacks_of_instance,
 )
 from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import PlaybookDriver, expect
 from ansible_collections.nfv.vnflcm.tests.integration.sol003_conformance import assert_conforms
@@ -224,9 +225,10 @@ def test_change_ext_conn_rolled_back_then_done_and_rerun(lab, admin_conn, ansibl
         assert "net0" in ports_by_network(admin_conn, server_id) and "net1" not in ports_by_network(admin_conn, server_id)
     assert rolled["vnf_instance"]["instantiatedVnfInfo"]["extVirtualLinkInfo"][0]["id"] == "ext-net0"
 
-    # VDU2's CP to net1 with a fixed address: its port is replaced and re-attached, the servers stay.
+    # VDU2's CP to net1 with a fixed address (outside the lab's dynamic range, so no port of another test holds it):
+    # its port is replaced and re-attached, the servers stay.
     to_net1 = {"extVirtualLinks": [{"id": "ext-net1", "resourceId": "net1", "extCps": [
-        {"cpdId": "VDU2_CP1", "cpConfig": {"c2": cp_config("net1-subnet", fixed=["10.11.0.77"])}}]}]}
+        {"cpdId": "VDU2_CP1", "cpConfig": {"c2": cp_config("net1-subnet", fixed=["10.11.0.201"])}}]}]}
     moved = ansible_task("vnf_change_ext_conn", dict(base, request=to_net1))
     assert not moved.get("failed") and moved["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", moved.get("msg")
     assert_conforms(moved)
@@ -237,7 +239,7 @@ def test_change_ext_conn_rolled_back_then_done_and_rerun(lab, admin_conn, ansibl
     assert net1_port.fixed_ips[0]["subnet_id"] == admin_conn.network.find_subnet("net1-subnet").id
     # The package's VDU2 template reads the CP's subnet, not its address: the address is in the nfv parameter Heat keeps.
     nfv = stack_of(admin_conn, moved["vnf_instance"]["instantiatedVnfInfo"])["nfv"]
-    assert nfv["CP"]["VDU2_CP1-0"] == {"network": "net1", "fixed_ips": [{"ip_address": "10.11.0.77", "subnet": "net1-subnet"}]}
+    assert nfv["CP"]["VDU2_CP1-0"] == {"network": "net1", "fixed_ips": [{"ip_address": "10.11.0.201", "subnet": "net1-subnet"}]}
     links = {link["id"]: link for link in moved["vnf_instance"]["instantiatedVnfInfo"]["extVirtualLinkInfo"]}
     assert sorted(links) == ["ext-net0", "ext-net1"] and net1_port.id in {port["resourceHandle"]["resourceId"] for port in links["ext-net1"]["extLinkPorts"]}
     assert [link["id"] for link in moved["vnf_lcm_op_occ"]["changedExtConnectivity"]] == ["ext-net0", "ext-net1"]
@@ -351,10 +353,10 @@ def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package
 def test_bad_input_is_refused_before_any_stack(lab, admin_conn, ansible_task, package, change, field):
     request = copy.deepcopy(REQUEST)
     change(request)
-    before = {stack.name for stack in admin_conn.orchestration.stacks()}
-    result = instantiate(ansible_task, package, "vnf-lcm-bad-" + uuid.uuid4().hex[:6], request)
+    name = "vnf-lcm-bad-" + uuid.uuid4().hex[:6]
+    result = instantiate(ansible_task, package, name, request)
     assert result.get("failed") and field in result["msg"], result.get("msg")
-    assert {stack.name for stack in admin_conn.orchestration.stacks()} == before
+    assert stacks_of_instance(admin_conn, name) == []
 
 
 def test_missing_image_and_missing_basehot(lab, admin_conn, ansible_task, package, tmp_path):
@@ -363,16 +365,16 @@ def test_missing_image_and_missing_basehot(lab, admin_conn, ansible_task, packag
     copied = tmp_path / "userdata_standard"
     shutil.copytree(package, copied)
     shutil.rmtree(copied / "BaseHOT")
-    before = {stack.name for stack in admin_conn.orchestration.stacks()}
-    result = instantiate(ansible_task, str(copied), "vnf-lcm-bad-" + uuid.uuid4().hex[:6], REQUEST)
+    names = ["vnf-lcm-bad-" + uuid.uuid4().hex[:6] for _attempt in range(2)]
+    result = instantiate(ansible_task, str(copied), names[0], REQUEST)
     assert result.get("failed") and "flavourId" in result["msg"] and "BaseHOT" in result["msg"], result.get("msg")
     # An image Glance lacks, named by the VNFD.
     vnfd = copied / "Definitions" / "v2_sample3_df_simple.yaml"
     shutil.copytree(package + "/BaseHOT", copied / "BaseHOT")
     vnfd.write_text(vnfd.read_text().replace("name: cirros-0.5.2-x86_64-disk", "name: no-such-image-in-glance"))
-    result = instantiate(ansible_task, str(copied), "vnf-lcm-bad-" + uuid.uuid4().hex[:6], REQUEST)
+    result = instantiate(ansible_task, str(copied), names[1], REQUEST)
     assert result.get("failed") and "VDU1.sw_image_data.name" in result["msg"], result.get("msg")
-    assert {stack.name for stack in admin_conn.orchestration.stacks()} == before
+    assert [stacks_of_instance(admin_conn, name) for name in names] == [[], []]
 
 
 def test_failed_create_is_failed_temp_with_heats_reason_then_rolled_back(lab, admin_conn, ansible_task, package):

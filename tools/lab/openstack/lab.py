@@ -303,6 +303,17 @@ def show_logs(state, names, lines=30):
 
 SERVICES = {1: ['keystone', 'heat'],
             2: ['placement', 'glance', 'neutron', 'nova', 'cinder']}
+# Every project's quotas, well above the services' defaults (Nova: 10 instances, 20 cores; Cinder: 10
+# volumes; Neutron: 10 routers): the tier-2 tests run side by side in the same projects, and a quota
+# error would only hide what a test checks. Nova's fake driver uses no real memory or disk.
+QUOTAS = {
+    'nova': {'instances': 60, 'cores': 120, 'ram': 245760},
+    # Else Cinder's default quota class, in its database, wins over these.
+    'cinder': {'quota_volumes': 60, 'quota_snapshots': 60, 'quota_gigabytes': 3000,
+               'use_default_quota_class': 'false'},
+    'neutron': {'quota_network': 200, 'quota_subnet': 200, 'quota_port': 1000, 'quota_router': 50,
+                'quota_security_group': 100, 'quota_security_group_rule': 1000},
+}
 PORT_NAMES = {1: ['keystone', 'heat'],
               2: ['placement', 'glance', 'neutron', 'nova', 'cinder', 'rabbitmq', 'rabbit_dist', 'epmd']}
 
@@ -499,6 +510,7 @@ class Lab:
             'oslo_concurrency': lock,
             'keystone_authtoken': self.authtoken('neutron'),
             'nova': self.service_auth('nova'),
+            'quotas': QUOTAS['neutron'],
         })
         write_ini(e / 'neutron' / 'ml2_conf.ini', {
             'ml2': {'type_drivers': 'flat,vxlan', 'tenant_network_types': 'vxlan',
@@ -533,6 +545,7 @@ class Lab:
             # Cinder lets only Nova (a service token) delete its attachments, e.g. on resize.
             'service_user': {**self.service_auth('nova'), 'send_service_user_token': 'true'},
             'vnc': {'enabled': 'false'},
+            'quota': QUOTAS['nova'],
         })
         copy_into(self.venv / 'etc' / 'cinder' / 'api-paste.ini', e / 'cinder')
         copy_into(self.venv / 'etc' / 'cinder' / 'resource_filters.json', e / 'cinder')
@@ -547,7 +560,8 @@ class Lab:
                         'resource_query_filters_file': e / 'cinder' / 'resource_filters.json',
                         # The fake backend reports no capabilities, so volume types that ask for one
                         # (Tacker's samples use multiattach) would find no backend; there is only one.
-                        'scheduler_default_filters': 'AvailabilityZoneFilter,CapacityFilter'},
+                        'scheduler_default_filters': 'AvailabilityZoneFilter,CapacityFilter',
+                        **QUOTAS['cinder']},
             # Cinder's own test driver (no block device), able to create volumes from images.
             'fake': {'volume_driver': 'nfvlab_fakecinder.FakeVolumeDriver',
                      'volume_backend_name': 'fake'},

@@ -30,6 +30,14 @@ SERVICES = {
 }
 FLAVORS = {'m1.tiny': (1, 512, 1), 'm1.small': (1, 2048, 20), 'm1.medium': (2, 4096, 40)}
 NETWORKS = {'net0': '10.10.0.0/24', 'net1': '10.11.0.0/24'}
+# Neutron hands out .2-.199 on its own; .200-.254 only when a port asks for the address, so a test that
+# sets a fixed address never finds it taken by a port of a test running beside it.
+DYNAMIC_HOSTS = (2, 199)
+
+
+def allocation_pools(cidr):
+    prefix = cidr.rsplit('.', 1)[0]
+    return [{'start': f'{prefix}.{DYNAMIC_HOSTS[0]}', 'end': f'{prefix}.{DYNAMIC_HOSTS[1]}'}]
 
 
 def connect(info):
@@ -125,9 +133,12 @@ def compute(info, nova_manage):
     for name, cidr in NETWORKS.items():
         net = conn.network.find_network(name) or conn.network.create_network(
             name=name, shared=True, project_id=demo.id)
-        if not conn.network.find_subnet(f'{name}-subnet'):
+        subnet = conn.network.find_subnet(f'{name}-subnet')
+        if not subnet:
             conn.network.create_subnet(name=f'{name}-subnet', network_id=net.id, ip_version=4,
-                                       cidr=cidr, project_id=demo.id)
+                                       cidr=cidr, project_id=demo.id, allocation_pools=allocation_pools(cidr))
+        elif subnet.allocation_pools != allocation_pools(cidr):  # a lab state from before the pools
+            conn.network.update_subnet(subnet, allocation_pools=allocation_pools(cidr))
     wait_service(conn.block_storage.services, 'cinder-volume', info['starting'], deadline)
 
 
