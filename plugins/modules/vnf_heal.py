@@ -21,7 +21,8 @@ description:
     and an error when both VIMs are given at the same step."
   - "OpenStack: the server of each named VNFC (all VNFCs when none is named) is marked unhealthy in its
     (nested) stack and the stack is updated, so Heat replaces it: the server id changes and the record
-    follows (vnfcResourceInfo and vnfcInfo ids are derived from the server id, as in Tacker v2)."
+    follows (vnfcResourceInfo and vnfcInfo ids are derived from the server id, as in Tacker v2). A member of an
+    C(OS::Heat::AutoScalingGroup) is marked unhealthy as a whole: Heat re-creates its server, ports and volume."
   - "OpenStack, C(additionalParams.all: true) (Tacker v2's parameter): the volumes of each healed VNFC
     (C(storageResourceIds), the Cinder volumes of its VirtualStorage) are marked unhealthy too, so Heat creates
     new ones (new volume ids, the old ones deleted; the record's C(virtualStorageResourceInfo) follows, and the op

@@ -36,8 +36,11 @@ description:
     E(K8S_AUTH_*)); Kubernetes when nothing says otherwise, and an error when both VIMs are given at the
     same step. Module options win over C(accessInfo)."
   - "OpenStack (VM-based VNF): one Heat stack per VNF instance from the flavour's
-    C(BaseHOT/<flavourId>/) template (nested templates from C(nested/)), one Heat resource per VNFC
-    (Tacker's StandardUserData: C(VDU1-0), C(VDU1-1), ... with the C(nfv) parameter indexed the same way).
+    C(BaseHOT/<flavourId>/) template (nested templates from C(nested/)), in one of Tacker v2's two forms, told apart
+    by the top template: one Heat resource per VNFC (StandardUserData: C(VDU1-0), C(VDU1-1), ... with the C(nfv)
+    parameter indexed the same way), or (DefaultUserData, when the template has C(OS::Heat::AutoScalingGroup)
+    resources) the template as it is, each scaling group's C(desired_capacity) from
+    C([nfv, VDU, <VDU>, desired_capacity]) and the C(nfv) entries per VDU and CP; the group's members are the VNFCs.
     The stack's json parameter C(nfv) comes from the VNFD and the request: VNFC counts from the
     instantiation level (else the default level, else VduInitialDelta), C(computeFlavourId) from
     C(requested_additional_capability_name), C(vcImageId) from C(sw_image_data.name) resolved in Glance,
@@ -73,6 +76,10 @@ options:
         exists and is not this instance's is refused."
       - "OpenStack: C(extVirtualLinks), C(extManagedVirtualLinks) and C(additionalParams.nfv) (a JSON
         Merge Patch of the stack's C(nfv) parameter) shape the stack, see the description."
+      - "OpenStack: C(additionalParams.lcm-operation-user-data) / C(lcm-operation-user-data-class) may name Tacker's
+        own class of the template's form (C(StandardUserData) or C(DefaultUserData)), which the module does built in;
+        any other class is a package script that computes the stack, and is refused before anything is written
+        (package code that shapes the stack is never run; give its changes as C(additionalParams.nfv))."
       - The fields below are those most often set; the module validates the whole body itself against SOL003
         before anything is written, and an error names the field (C(extVirtualLinks[0].extCps[1].cpdId)).
     type: dict
@@ -308,7 +315,8 @@ plan:
       description: "OpenStack: the VNF's Heat stack, C(vnf-<instance id>)."
       type: str
     resources:
-      description: "OpenStack: the top template's resources (name and type), one C(<VDU>-<index>) per VNFC."
+      description: "OpenStack: the top template's resources (name and type), one C(<VDU>-<index>) per VNFC
+        (StandardUserData), or the template's own (DefaultUserData)."
       type: dict
     nfv:
       description: "OpenStack: the value of the stack's C(nfv) parameter (image names resolved to Glance ids)."

@@ -26,6 +26,9 @@ description:
   - "OpenStack: the stack is updated (PATCH, existing parameters kept) with one more C(<VDU>-<index>)
     resource per added VNFC (the next free index), or without the newest ones on scale-in; the record's
     VNFCs follow. Check mode shows what Heat would add or delete (a stack update preview)."
+  - "OpenStack, a VDU that is an C(OS::Heat::AutoScalingGroup) (Tacker's DefaultUserData): the update sets the
+    group's C(desired_capacity); on scale-in the newest members are first marked unhealthy, so that Heat removes
+    those (as Tacker chooses them). The plan names the members that go."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:

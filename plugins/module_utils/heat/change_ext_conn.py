@@ -13,20 +13,21 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_ext_conn import WHAT, links_after
 
 
-def request_after(current_request, request, flavour, indexes):
+def request_after(current_request, request, flavour, indexes, form=STANDARD_FORM):
     """The instantiate-like request the record keeps after the change: its extVirtualLinks replaced by ``links_after``.
 
     ``nfv_params.cp_params`` checks the request's own links first (so that an error names the request's
     indexes), then the merged ones, with the instance's VNFC counts (a fixed address or a port serves one VNFC).
     """
     counts = {vdu_id: len(values) for vdu_id, values in (indexes or {}).items()}
-    nfv_params.cp_params(flavour, request.get("extVirtualLinks") or [], counts, WHAT)
+    nfv_params.cp_params(flavour, request.get("extVirtualLinks") or [], counts, WHAT, form)
     result = copy.deepcopy(current_request)
     result["extVirtualLinks"] = links_after(current_request.get("extVirtualLinks") or [], request)
-    nfv_params.cp_params(flavour, result["extVirtualLinks"], counts, WHAT)
+    nfv_params.cp_params(flavour, result["extVirtualLinks"], counts, WHAT, form)
     return result
 
 

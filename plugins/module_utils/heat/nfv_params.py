@@ -21,7 +21,8 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import VL_SECTION, vnfc_indexes, vnfc_name
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import VL_SECTION
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas
@@ -64,22 +65,23 @@ def _check_profile(vdu_id, vdu, count, level_id, what):
 # ---------------------------------------------------------------------------------------------
 # The nfv parameter
 
-def build_nfv(flavour, request, counts, image_ids=None, what=INSTANTIATE):
+def build_nfv(flavour, request, counts, image_ids=None, what=INSTANTIATE, form=STANDARD_FORM):
     """The ``nfv`` parameter for ``counts`` VNFCs per VDU, from the VNFD flavour and the request.
 
     ``image_ids`` maps a VDU or VirtualBlockStorage id to the image the VIM knows (Glance id); without
-    it the VNFD's sw_image_data names are kept for the caller to resolve. Errors name the request field.
+    it the VNFD's sw_image_data names are kept for the caller to resolve. ``form`` (heat.form) says how
+    the entries are keyed. Errors name the request field.
     """
     request = request or {}
     nfv = {
-        "VDU": vdu_params(flavour, counts, image_ids or {}),
-        "CP": cp_params(flavour, request.get("extVirtualLinks") or [], counts, what),
+        "VDU": vdu_params(flavour, counts, image_ids or {}, form),
+        "CP": cp_params(flavour, request.get("extVirtualLinks") or [], counts, what, form),
     }
     managed = managed_networks(flavour, request.get("extManagedVirtualLinks") or [], what)
     if managed:
         nfv[VL_SECTION] = {vl_id: {"network": network} for vl_id, network in managed.items()}
     nfv = merge_patch(nfv, _additional_nfv(request, what))
-    _check_flavours(nfv, counts, what)
+    _check_flavours(nfv, counts, what, form)
     return nfv
 
 
@@ -92,20 +94,22 @@ def with_image_ids(nfv, image_ids):
     return result
 
 
-def vdu_params(flavour, counts, image_ids):
-    """The VDU section: flavour and image of each VNFC, and the image of each of its storages."""
+def vdu_params(flavour, counts, image_ids, form=STANDARD_FORM):
+    """The VDU section: flavour and image of each VNFC (or VDU), and the image of each of its storages."""
     images = image_names(flavour)
     images.update(image_ids)
     section = {}
     for vdu_id, vdu in sorted((flavour.get("vdus") or {}).items()):
-        for index in vnfc_indexes(counts.get(vdu_id, 0)):
-            entry = {"computeFlavourId": vdu.get("flavour")}
+        count = counts.get(vdu_id, 0)
+        for key in form.keys(vdu_id, count, vdu_id):
+            entry = dict({"computeFlavourId": vdu.get("flavour")}, **form.capacity(vdu_id, count))
             if vdu_id in images:
                 entry["vcImageId"] = images[vdu_id]
-            section[vnfc_name(vdu_id, index)] = entry
-            for storage_id in vdu.get("virtual_storages") or []:
-                if storage_id in images:
-                    section[vnfc_name(storage_id, index)] = {"vcImageId": images[storage_id]}
+            section[key] = entry
+        for storage_id in vdu.get("virtual_storages") or []:
+            if storage_id in images:
+                for key in form.keys(storage_id, count, vdu_id):
+                    section[key] = {"vcImageId": images[storage_id]}
     return section
 
 
@@ -124,10 +128,9 @@ def image_names(flavour):
     return dict(sorted(names.items()))
 
 
-def _check_flavours(nfv, counts, what):
+def _check_flavours(nfv, counts, what, form):
     for vdu_id in sorted(counts):
-        for index in vnfc_indexes(counts[vdu_id]):
-            key = vnfc_name(vdu_id, index)
+        for key in form.keys(vdu_id, counts[vdu_id], vdu_id):
             entry = (nfv.get("VDU") or {}).get(key)
             if not isinstance(entry, dict) or not entry.get("computeFlavourId"):
                 field = "additionalParams.nfv.VDU.{0}.computeFlavourId".format(key)
@@ -147,8 +150,8 @@ def _additional_nfv(request, what):
 # ---------------------------------------------------------------------------------------------
 # External connection points
 
-def cp_params(flavour, ext_virtual_links, counts, what=INSTANTIATE):
-    """The CP section from extVirtualLinks: per VNFC, ``network`` (+ ``fixed_ips``) or ``port``."""
+def cp_params(flavour, ext_virtual_links, counts, what=INSTANTIATE, form=STANDARD_FORM):
+    """The CP section from extVirtualLinks: per VNFC (or CP), ``network`` (+ ``fixed_ips``) or ``port``."""
     cps = flavour.get("cps") or {}
     section = {}
     seen = {}
@@ -161,7 +164,7 @@ def cp_params(flavour, ext_virtual_links, counts, what=INSTANTIATE):
             require_known(what, field_path(cp_path, "cpdId"), cpd_id, cps, "CP", "the flavour")
             _check_external(cps[cpd_id], cpd_id, field_path(cp_path, "cpdId"), seen, what)
             seen[cpd_id] = cp_path
-            for key, value in _cp_entries(cps[cpd_id], cpd_id, ext_cp, link, ports, counts, cp_path, what):
+            for key, value in _cp_entries(cps[cpd_id], cpd_id, ext_cp, link, ports, counts, cp_path, what, form):
                 section[key] = value
     return section
 
@@ -173,14 +176,19 @@ def _check_external(cp, cpd_id, field, seen, what):
         raise ValidationError(what, field, "CP {0} is bound to the internal virtual link {1} in the VNFD".format(cpd_id, cp["virtual_link"]))
 
 
-def _cp_entries(cp, cpd_id, ext_cp, link, ports, counts, cp_path, what):
+def _cp_entries(cp, cpd_id, ext_cp, link, ports, counts, cp_path, what, form):
     """``(nfv key, value)`` per VNFC of the CP's VDU; a CP without a VDU has one, unindexed, entry.
 
-    Several cpConfig entries are handed out one per VNFC, in order; a single one serves every VNFC.
+    Several cpConfig entries are handed out one per VNFC, in order; a single one serves every VNFC, and
+    every member of a scaling group (DefaultUserData: one entry for the group).
     """
     configs = list((ext_cp.get("cpConfig") or {}).items())
     vdu_id = cp.get("vdu")
-    keys = [cpd_id] if vdu_id is None else [vnfc_name(cpd_id, index) for index in vnfc_indexes(counts.get(vdu_id, 0))]
+    keys = [cpd_id] if vdu_id is None else form.keys(cpd_id, counts.get(vdu_id, 0), vdu_id)
+    shared = len(keys) > 1 or vdu_id in form.groups
+    if len(configs) > 1 and vdu_id in form.groups:
+        raise ValidationError(what, field_path(cp_path, "cpConfig"), "{0} cpConfig entries for CP {1}: the members of scaling group {2} "
+                                                                     "share one".format(len(configs), cpd_id, form.groups[vdu_id]))
     if len(configs) > 1 and len(keys) > len(configs):
         raise ValidationError(what, field_path(cp_path, "cpConfig"), "{0} cpConfig entries for {1} VNFCs of CP {2}; give one per VNFC, "
                                                                      "or a single one for all".format(len(configs), len(keys), cpd_id))
@@ -188,7 +196,7 @@ def _cp_entries(cp, cpd_id, ext_cp, link, ports, counts, cp_path, what):
     for position, key in enumerate(keys):
         config_id, config = configs[position] if len(configs) > 1 else (configs[0] if configs else (None, {}))
         config_path = field_path(field_path(cp_path, "cpConfig"), config_id) if config_id else cp_path
-        if len(keys) > 1 and len(configs) == 1:
+        if shared and len(configs) == 1:
             _check_shareable(config, config_path, cpd_id, what)
         entries.append((key, _cp_value(link, config, ports, config_path, what)))
     return entries

@@ -4,12 +4,14 @@
 """instantiatedVnfInfo from a stack's resources (``GET .../resources?nested_depth=2&with_detail=true``).
 
 Pure: the resources are the plain dicts Heat returns. A VNFC is a top-level resource ``<VDU>-<idx>``
-(a server, or a nested template holding the server, its ports and volumes); ids follow Tacker v2:
+(a server, or a nested template holding the server, its ports and volumes), or a member of an
+AutoScalingGroup (see ``heat.form``); ids follow Tacker v2:
 vnfcResourceInfo id = server id, vnfcInfo id = ``<VDU>-<server id>``, so a healed VNFC gets new ids.
 """
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import SCALING_GROUP_TYPE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
     NET_TYPE,
     PORT_TYPE,
@@ -22,34 +24,47 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
 
 
 def vnfc_parts(resources):
-    """VNFC resource name -> ``{"vdu", "index", "servers", "ports", "volumes"}`` (resource dicts, by logical name)."""
-    top = [item for item in resources if not item.get("parent_resource")]
+    """VNFC resource name -> ``{"vdu", "index", "group", "resource", "servers", "ports", "volumes"}`` (resource dicts, by logical name).
+
+    A VNFC is a top-level server or nested template (``VDU1-0``, or ``VDU2`` in DefaultUserData) with the top-level
+    ports and volumes it requires, or a member of an AutoScalingGroup (DefaultUserData) with what its nested stack
+    holds; a member's VDU is its server's name and its index its rank by creation time in the group.
+    """
+    top = {item["resource_name"]: item for item in resources if not item.get("parent_resource")}
+    groups = {name for name, item in top.items() if item["resource_type"] == SCALING_GROUP_TYPE}
     vnfcs = {}
-    for item in top:
-        vdu, index = split_vnfc_name(item["resource_name"])
-        if index is not None and (item["resource_type"] == SERVER_TYPE or is_template_file(item["resource_type"])):
-            vnfcs[item["resource_name"]] = {"vdu": vdu, "index": index, "servers": {}, "ports": {}, "volumes": {}}
+    for name, item in top.items():
+        if item["resource_type"] == SERVER_TYPE or is_template_file(item["resource_type"]):
+            vdu, index = split_vnfc_name(name)
+            vnfcs[name] = _vnfc(item, vdu, index, None)
+    members = [item for item in resources if item.get("parent_resource") in groups and is_template_file(item["resource_type"])]
+    for item in members:
+        vnfcs[item["resource_name"]] = _vnfc(item, None, None, item["parent_resource"])
     bucket = {SERVER_TYPE: "servers", PORT_TYPE: "ports", VOLUME_TYPE: "volumes"}
     for item in resources:
-        owner = item.get("parent_resource")
-        name = item["resource_name"]
-        if owner is None:
-            # A VDU in the top template: the server itself, or its ports/volumes copied per VNFC (VDU1_CP1-0).
-            base, index = split_vnfc_name(name)
-            for vnfc_name, vnfc in vnfcs.items():
-                if index == vnfc["index"] and (name == vnfc_name or base != vnfc["vdu"]) and _same_group(item, vnfc_name):
-                    kind = bucket.get(item["resource_type"])
-                    if kind:
-                        vnfc[kind][base] = item
+        kind, name, owner = bucket.get(item["resource_type"]), item["resource_name"], item.get("parent_resource")
+        if kind is None:
             continue
-        if owner in vnfcs and item["resource_type"] in bucket:
-            vnfcs[owner][bucket[item["resource_type"]]][name] = item
-    return vnfcs
+        if owner in vnfcs:
+            vnfcs[owner][kind][name] = item
+        elif owner is None and name in vnfcs:
+            vnfcs[name][kind][vnfcs[name]["vdu"]] = item
+        elif owner is None:
+            # A port or volume beside its server in the top template (copied per VNFC as VDU1_CP1-0 in StandardUserData).
+            for server in item.get("required_by") or []:
+                if server in vnfcs and vnfcs[server]["group"] is None:
+                    vnfcs[server][kind][split_vnfc_name(name)[0] if vnfcs[server]["index"] is not None else name] = item
+    for item in sorted(members, key=lambda member: (member.get("creation_time") or "", member["resource_name"])):
+        vnfc = vnfcs[item["resource_name"]]
+        vnfc["vdu"] = next(iter(sorted(vnfc["servers"])), None)
+        vnfc["index"] = len([other for other in vnfcs.values() if other["group"] == vnfc["group"] and other["index"] is not None])
+    for vnfc in vnfcs.values():
+        vnfc["index"] = 0 if vnfc["index"] is None else vnfc["index"]
+    return {name: vnfc for name, vnfc in vnfcs.items() if vnfc["vdu"] is not None}
 
 
-def _same_group(item, vnfc_name):
-    required = item.get("required_by") or []
-    return item["resource_name"] == vnfc_name or vnfc_name in required
+def _vnfc(resource, vdu, index, group):
+    return {"vdu": vdu, "index": index, "group": group, "resource": resource, "servers": {}, "ports": {}, "volumes": {}}
 
 
 def build_instantiated_info(resources, flavour, request, nfv, vim_id=None, previous=None):
@@ -79,7 +94,8 @@ def build_instantiated_info(resources, flavour, request, nfv, vim_id=None, previ
             "computeResource": handle(server, vim_id),
             "storageResourceIds": volume_ids,
             "vnfcCpInfo": cp_info,
-            "metadata": {"stackResource": vnfc_name, "index": vnfc["index"], "creation_time": server.get("creation_time")},
+            "metadata": dict({"stackResource": vnfc_name, "index": vnfc["index"], "creation_time": server.get("creation_time")},
+                             **({"scalingGroup": vnfc["group"]} if vnfc["group"] else {})),
         })
     return {
         "vnfcResourceInfo": resource_info,
@@ -145,3 +161,34 @@ def managed_links(request, cps, ports_by_cp, vim_id):
                       "networkResource": {"resourceId": managed.get("resourceId"), "vimLevelResourceType": NET_TYPE},
                       "vnfLinkPorts": link_ports([cp for cp, desc in cps.items() if desc.get("virtual_link") == vl_id], ports_by_cp, vim_id)})
     return links
+
+
+# ---------------------------------------------------------------------------------------------
+# What to mark unhealthy (Heat re-creates or, for a shrinking scaling group, first removes what is marked)
+
+def heal_targets(resources, server_ids, volume_ids=()):
+    """The resources to mark unhealthy to re-create these servers (and volumes): a scaling group's member as a whole
+    (its nested stack holds the server, ports and volume), anything else the server or volume itself."""
+    wanted = set(server_ids) | set(volume_ids)
+    targets = []
+    for _name, vnfc in sorted(vnfc_parts(resources).items()):
+        chosen = [item for kind in ("servers", "volumes") for item in vnfc[kind].values() if item["physical_resource_id"] in wanted]
+        targets += [vnfc["resource"]] if chosen and vnfc["group"] else chosen
+    return targets
+
+
+def marked_members(resources, reason):
+    """The scaling group members marked unhealthy for ``reason`` (by a scale in that did not get to its update)."""
+    members = [vnfc["resource"] for _name, vnfc in sorted(vnfc_parts(resources).items()) if vnfc["group"]]
+    return [item for item in members if item.get("resource_status") == "CHECK_FAILED" and item.get("resource_status_reason") == reason]
+
+
+def members_to_remove(resources, counts):
+    """The scaling group members a scale to ``counts`` (VDU -> number of VNFCs) removes: the newest of each VDU,
+    as Tacker chooses; marked unhealthy, they are the ones Heat removes when the group shrinks."""
+    parts = vnfc_parts(resources).values()
+    chosen = []
+    for vdu_id, count in sorted(counts.items()):
+        members = sorted((vnfc for vnfc in parts if vnfc["group"] and vnfc["vdu"] == vdu_id), key=lambda vnfc: vnfc["index"])
+        chosen += [vnfc["resource"] for vnfc in members[count:]]
+    return chosen

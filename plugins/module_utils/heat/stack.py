@@ -169,12 +169,13 @@ class Stacks:
         url = "{0}/resources/{1}/signal".format(self.path(stack), resource)
         self._call("signal", "resource {0} of stack {1}".format(resource, stack["stack_name"]), "post", url, repeatable=True, json=details)
 
-    def mark_unhealthy(self, resource, reason):
-        """Mark a (nested) resource CHECK_FAILED, so that the next stack update replaces it (how Heat heals)."""
+    def mark_unhealthy(self, resource, reason, unhealthy=True):
+        """Mark a (nested) resource CHECK_FAILED, so that the next stack update replaces it (how Heat heals);
+        ``unhealthy=False`` takes the mark back (CHECK_COMPLETE)."""
         stack_link = next(link["href"] for link in resource["links"] if link["rel"] == "stack")
         url = "/stacks/" + stack_link.split("/stacks/", 1)[1] + "/resources/" + resource["resource_name"]
-        self._call("mark unhealthy", "resource " + resource["resource_name"], "patch", url,
-                   json={"mark_unhealthy": True, "resource_status_reason": reason})
+        self._call("mark unhealthy" if unhealthy else "mark healthy", "resource " + resource["resource_name"], "patch", url,
+                   json={"mark_unhealthy": unhealthy, "resource_status_reason": reason})
 
     def pause(self, seconds=0.25):
         self._sleeper(seconds)

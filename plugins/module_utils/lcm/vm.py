@@ -12,6 +12,7 @@ side: request validation (sol/), the op-occ engine, the scaling arithmetic and t
 from __future__ import annotations
 
 import copy
+import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import (
     ConflictError,
@@ -23,8 +24,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, recordable_vims, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import check_user_data, form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info, heal_targets, marked_members, members_to_remove
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
@@ -64,6 +66,7 @@ NOT_INSTANTIATED = "NOT_INSTANTIATED"
 # The flavour parts later operations need to rebuild the stack without the package.
 FLAVOUR_KEYS = ("vdus", "cps", "virtual_links", "virtual_storages")
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
+SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
 
 
 class HeatVim:
@@ -84,8 +87,9 @@ def desired_stack(private, indexes, image_ids):
     """``(template, nfv)`` for VNFCs ``indexes`` (VDU -> list of indexes), from the record's private state."""
     flavour, request = private["flavour"], private["request"]
     managed = [link["vnfVirtualLinkDescId"] for link in request.get("extManagedVirtualLinks") or []]
-    template = with_record_resource(heat_template.build_stack_template(private["base_template"], indexes, managed))
-    nfv = nfv_params.build_nfv(flavour, request, indexes)
+    form = form_of(private["base_template"])
+    template = with_record_resource(form.stack_template(private["base_template"], indexes, managed))
+    nfv = nfv_params.build_nfv(flavour, request, indexes, form=form)
     return template, nfv_params.with_image_ids(nfv, image_ids)
 
 
@@ -196,6 +200,13 @@ def load_flavour_hot(package, flavour_id):
             flavour_id, error.reason))
 
 
+def load_form(base_template, what=INSTANTIATE_VNF_REQUEST):
+    try:
+        return form_of(base_template)
+    except PackageError as error:
+        raise ValidationError(what, "flavourId", "the flavour's BaseHOT cannot be deployed: {0}".format(error.reason))
+
+
 def instantiation_summary(request):
     """What makes two instantiate requests the same one (for idempotent re-runs)."""
     keys = ("flavourId", "instantiationLevelId", "extVirtualLinks", "extManagedVirtualLinks", "additionalParams")
@@ -222,7 +233,9 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     check_connectivity(vim, request)
     private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
-    names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes)
+    form = load_form(base_template)
+    check_user_data(request, form, INSTANTIATE_VNF_REQUEST)
+    names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
     private["images"] = resolve_images(vim, names_nfv, flavour, request)
     template, nfv = desired_stack(private, indexes, private["images"])
@@ -335,6 +348,12 @@ def refreshed(vim, instance, stack, private, nfv):
     return dict(instance, instantiatedVnfInfo=info)
 
 
+def stack_nfv(vim, stack):
+    """The nfv parameter as Heat has it now."""
+    nfv = ((vim.stacks.get(stack) or {}).get("parameters") or {}).get("nfv") or {}
+    return json.loads(nfv) if isinstance(nfv, str) else nfv
+
+
 def located_stack(instance):
     metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
     if not metadata.get("stack_id"):
@@ -414,6 +433,10 @@ def _scale_operation(vim, store, found, request, waits, to_levels, indexes, leve
     change = stack_plan(before, after)
     plan = dict(levels_plan, operation=name, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfcs=indexes,
                 summary=change["summary"], lines=plan_lines(change))
+    counts = {vdu_id: len(values) for vdu_id, values in indexes.items()}
+    groups = form_of(private["base_template"]).groups
+    if groups:
+        plan["lines"] = group_lines(instance, groups, private["vnfcs"], counts) + [line for line in plan["lines"] if not line.startswith("resource ")]
     # Heat's verdict on the update before it is sent.
     changes = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
     if preview:
@@ -421,6 +444,18 @@ def _scale_operation(vim, store, found, request, waits, to_levels, indexes, leve
 
     def execute(progress):
         old = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        if groups:
+            # Heat removes unhealthy members first when a group shrinks: mark the ones to go (read afresh, as a retry may follow a kill,
+            # once an update an interrupted run sent has ended).
+            vim.stacks.wait_settled(stack, waits.timeout)
+            resources = vim.stacks.resources(stack)
+            going = members_to_remove(resources, counts)
+            # A scale in killed between its marks and its update left marks that this update (a rollback) must not act on.
+            for member in marked_members(resources, SCALE_IN_REASON):
+                if member not in going:
+                    vim.stacks.mark_unhealthy(member, SCALE_IN_REASON, unhealthy=False)
+            for member in going:
+                vim.stacks.mark_unhealthy(member, SCALE_IN_REASON)
         update_stack(vim, stack, after["template"], after["nfv"], waits, progress)
         result = copy.deepcopy(instance)
         result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
@@ -429,6 +464,20 @@ def _scale_operation(vim, store, found, request, waits, to_levels, indexes, leve
         return result
 
     return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def group_lines(instance, groups, current, counts):
+    """Plan lines of a scale in DefaultUserData: each group's new capacity and the members (newest first) it loses."""
+    lines = []
+    vnfcs = (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []
+    for vdu_id, group in sorted(groups.items()):
+        before, after = len(current.get(vdu_id) or []), counts.get(vdu_id, 0)
+        if before == after:
+            continue
+        lines.append("{0}: desired_capacity {1} -> {2}".format(group, before, after))
+        members = sorted((item for item in vnfcs if (item.get("metadata") or {}).get("scalingGroup") == group), key=lambda item: item["metadata"]["index"])
+        lines += ["{0}: remove member {1} (server {2})".format(group, item["metadata"]["stackResource"], item["id"]) for item in members[after:]]
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
@@ -464,12 +513,11 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
 
     def execute(progress):
         marked = progress.setdefault("marked_unhealthy", [])
-        for resource in vim.stacks.resources(stack):
-            server = resource["physical_resource_id"] in server_ids and resource["resource_type"] == heat_template.SERVER_TYPE
-            volume = resource["physical_resource_id"] in volume_ids and resource["resource_type"] == heat_template.VOLUME_TYPE
-            if server or volume:
-                vim.stacks.mark_unhealthy(resource, HEAL_REASON)
-                marked.append(resource["physical_resource_id"])
+        # A retry may follow a run killed during its update: Heat takes marks once that update has ended.
+        vim.stacks.wait_settled(stack, waits.timeout)
+        for resource in heal_targets(vim.stacks.resources(stack), server_ids, volume_ids):
+            vim.stacks.mark_unhealthy(resource, HEAL_REASON)
+            marked.append(resource["physical_resource_id"])
         update_stack(vim, stack, None, None, waits, progress)
         result = refreshed(vim, instance, stack, private, instance["instantiatedVnfInfo"]["metadata"]["nfv"])
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)

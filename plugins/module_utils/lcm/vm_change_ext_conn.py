@@ -14,11 +14,11 @@ PATCHes the stack back to it, retry plans the op occ's request again.
 from __future__ import annotations
 
 import copy
-import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     located_stack,
     refreshed,
     stack_description,
+    stack_nfv,
     update_preview_summary,
     update_stack,
 )
@@ -41,7 +42,7 @@ def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
     instance, op_occs, version = found
     private = private_state(instance)
     request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
-    new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"])
+    new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"], form_of(private["base_template"]))
     check_connectivity(vim, request, WHAT)
     new_private = dict(private, request=new_request)
     vim_connections = sol_change_ext_conn.vim_connections_after(instance, request)
@@ -93,12 +94,6 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
     diff = {"before": {"extVirtualLinks": private["request"].get("extVirtualLinks") or [], "nfv_cp": before["nfv"].get("CP") or {}},
             "after": {"extVirtualLinks": new_private["request"].get("extVirtualLinks") or [], "nfv_cp": after["nfv"].get("CP") or {}}}
     return Operation(OPERATION, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
-
-
-def stack_nfv(vim, stack):
-    """The nfv parameter as Heat has it now."""
-    nfv = ((vim.stacks.get(stack) or {}).get("parameters") or {}).get("nfv") or {}
-    return json.loads(nfv) if isinstance(nfv, str) else nfv
 
 
 def plan_resume_ext_conn(vim, store, found, failed_op_occ, event, waits=None):

@@ -23,6 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg,
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import check_user_data, form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
@@ -36,6 +37,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     update_preview_summary,
     refreshed,
     resolve_images,
+    stack_nfv,
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
@@ -63,6 +65,11 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         base_template, files = heat_template.load_base_hot(package, flavour_id)
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
+    for template in (private["base_template"], base_template):
+        if form_of(template).groups:
+            raise ValidationError(WHAT, "vnfdId", "a change of package with OS::Heat::AutoScalingGroup templates (Tacker's DefaultUserData) "
+                                                  "is not supported yet; StandardUserData packages (one Heat resource per VNFC) are")
+    check_user_data(request, form_of(base_template), WHAT)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
@@ -105,10 +112,8 @@ def json_copy(value):
 
 def current_stack(vim, stack):
     """The stack as Heat has it: template, the nested files it uses, and the nfv parameter."""
-    nfv = vim.stacks.get(stack).get("parameters", {}).get("nfv") or {}
     template = vim.stacks.template(stack)
-    return {"template": template, "files": heat_template.used_files(template, vim.stacks.files(stack)),
-            "nfv": json.loads(nfv) if isinstance(nfv, str) else nfv}
+    return {"template": template, "files": heat_template.used_files(template, vim.stacks.files(stack)), "nfv": stack_nfv(vim, stack)}
 
 
 def without_change(instance):

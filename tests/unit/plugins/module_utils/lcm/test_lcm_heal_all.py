@@ -44,9 +44,11 @@ class HealStacks(FakeStacks):
         self.marked = []
 
     def resources(self, stack, nested_depth=2):
-        return [{"resource_name": "VDU1", "resource_type": SERVER, "physical_resource_id": "srv-1"},
-                {"resource_name": "VDU2", "resource_type": SERVER, "physical_resource_id": "srv-2"},
-                {"resource_name": "VDU2-VirtualStorage", "resource_type": VOLUME, "physical_resource_id": "vol-2"}]
+        return [{"resource_name": "VDU1-0", "resource_type": "VDU1.yaml", "physical_resource_id": "nested-1"},
+                {"resource_name": "VDU2-0", "resource_type": "VDU2.yaml", "physical_resource_id": "nested-2"},
+                {"resource_name": "VDU1", "resource_type": SERVER, "physical_resource_id": "srv-1", "parent_resource": "VDU1-0"},
+                {"resource_name": "VDU2", "resource_type": SERVER, "physical_resource_id": "srv-2", "parent_resource": "VDU2-0"},
+                {"resource_name": "VDU2-VirtualStorage", "resource_type": VOLUME, "physical_resource_id": "vol-2", "parent_resource": "VDU2-0"}]
 
     def mark_unhealthy(self, resource, reason):
         self.marked.append(resource["physical_resource_id"])

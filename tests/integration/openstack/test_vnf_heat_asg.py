@@ -1,0 +1,235 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Tacker's DefaultUserData packages on the tier-2 lab: VDU1 is an OS::Heat::AutoScalingGroup, VDU2 a plain server.
+
+basic_lcms_min: instantiate at level 2 (three VDU1 members), scale in (the newest member goes), scale out, heal one
+member (a new server, the others kept), terminate (no server left). basic_lcms_max: instantiate at level 1 with a
+fixed address on VDU2_CP2 (after a create that fails in Nova, rolled back), then ChangeExtVnfConnectivity gives that
+port another fixed address (servers kept).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import os
+import random
+import uuid
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
+    CLOUD,
+    heat_writes,
+    info_of,
+    instantiate,
+    stack_of,
+    stack_updates,
+    stacks_named,
+    stacks_of_instance,
+)
+
+pytestmark = pytest.mark.tier2
+
+# basic_lcms_max's VDU1 boots from a volume of this image (the other images are the ones userdata_standard names).
+VOLUME_IMAGE = "VDU1-VirtualStorage-image"
+
+
+@pytest.fixture(scope="module")
+def volume_image(lab, admin_conn):
+    if admin_conn.image.find_image(VOLUME_IMAGE) is None:
+        admin_conn.image.create_image(name=VOLUME_IMAGE, disk_format="raw", container_format="bare", visibility="public",
+                                      data=io.BytesIO(b"\0" * 1024))
+
+
+def vdu_servers(result, vdu_id):
+    """Server ids of a VDU's VNFCs, oldest member first."""
+    items = [item for item in info_of(result)["vnfcResourceInfo"] if item["vduId"] == vdu_id]
+    return [item["computeResource"]["resourceId"] for item in sorted(items, key=lambda item: item["metadata"]["index"])]
+
+
+def member_of(conn, stack_name, server_id, mark=None):
+    """The scaling group member (a resource of the group's nested stack) that holds server ``server_id``, marked
+    unhealthy with the reason ``mark`` when given (as the module marks the members a scale in removes)."""
+    stack = conn.orchestration.find_stack(stack_name)
+    resources = conn.orchestration.get("/stacks/{0}/{1}/resources?nested_depth=2".format(stack.name, stack.id)).json()["resources"]
+    owner = [item["parent_resource"] for item in resources if item["physical_resource_id"] == server_id][0]
+    member = [item for item in resources if item["resource_name"] == owner][0]
+    if mark:
+        href = [link["href"] for link in member["links"] if link["rel"] == "stack"][0]
+        url = "/stacks/" + href.split("/stacks/", 1)[1] + "/resources/" + owner
+        response = conn.orchestration.patch(url, json={"mark_unhealthy": True, "resource_status_reason": mark})
+        assert response.status_code == 200, response.text
+    return member
+
+
+def stack_ports_and_volumes(conn, stack_name):
+    """Ids of the ports and volumes the stack's resources (nested included) hold."""
+    stack = conn.orchestration.find_stack(stack_name)
+    resources = conn.orchestration.get("/stacks/{0}/{1}/resources?nested_depth=2".format(stack.name, stack.id)).json()["resources"]
+    return ([item["physical_resource_id"] for item in resources if item["resource_type"] == "OS::Neutron::Port"],
+            [item["physical_resource_id"] for item in resources if item["resource_type"] == "OS::Cinder::Volume"])
+
+
+def server_gone(conn, server_id):
+    return conn.compute.find_server(server_id) is None
+
+
+def test_min_package_scales_heals_and_terminates_through_its_scaling_group(lab, admin_conn, ansible_task, tacker_packages):
+    name = "vnf-asg-" + uuid.uuid4().hex[:6]
+    package = os.path.join(tacker_packages, "basic_lcms_min")
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_2"}
+    # A package user-data script other than Tacker's own class of this form is refused before anything is written.
+    scripted = dict(request, additionalParams={"lcm-operation-user-data": "./UserData/mine.py", "lcm-operation-user-data-class": "MyUserData"})
+    refused = instantiate(ansible_task, package, name, scripted)
+    assert refused.get("failed") and "additionalParams.lcm-operation-user-data: './UserData/mine.py'" in refused["msg"], refused.get("msg")
+    planned = instantiate(ansible_task, package, name, request, check=True)
+    assert not planned.get("failed") and planned["changed"], planned.get("msg")
+    assert "VDU1_scale_group: create (OS::Heat::AutoScalingGroup)" in planned["plan"]["lines"]
+    assert planned["plan"]["nfv"]["VDU"]["VDU1"]["desired_capacity"] == 3
+    assert stacks_of_instance(admin_conn, name) == []
+    try:
+        done = instantiate(ansible_task, package, name, request)
+        assert not done.get("failed"), done.get("msg")
+        info = info_of(done)
+        stack_name = info["metadata"]["stack_name"]
+        vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
+        assert len(vdu1) == 3 and len(vdu2) == 1
+        assert {item["metadata"].get("scalingGroup") for item in info["vnfcResourceInfo"]} == {"VDU1_scale_group", None}
+        assert all(admin_conn.compute.get_server(server).status == "ACTIVE" for server in vdu1 + vdu2)
+        assert info["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 2}]
+
+        # The same request again: nothing to do, no Heat write.
+        writes = len(heat_writes(lab, stack_name))
+        again = instantiate(ansible_task, package, name, request)
+        assert not again.get("failed") and again["changed"] is False, again.get("msg")
+        assert len(heat_writes(lab, stack_name)) == writes
+
+        # Scale in: the newest member goes (marked unhealthy, then the group shrinks), in one stack update.
+        updates = len(stack_updates(lab, stack_name))
+        scale = dict(base, request={"type": "SCALE_IN", "aspectId": "VDU1_scale", "numberOfSteps": 1})
+        planned = ansible_task("vnf_scale", scale, check=True)
+        assert not planned.get("failed"), planned.get("msg")
+        assert planned["plan"]["lines"][0] == "VDU1_scale_group: desired_capacity 3 -> 2"
+        assert planned["plan"]["lines"][1].endswith("(server {0})".format(vdu1[-1]))
+        scaled_in = ansible_task("vnf_scale", scale)
+        assert not scaled_in.get("failed"), scaled_in.get("msg")
+        assert vdu_servers(scaled_in, "VDU1") == vdu1[:2] and server_gone(admin_conn, vdu1[-1])
+        assert vdu_servers(scaled_in, "VDU2") == vdu2
+        assert len(stack_updates(lab, stack_name)) == updates + 1
+        assert [item["changeType"] for item in scaled_in["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]] == ["REMOVED"]
+
+        # A scale in killed between its marks and its update leaves a member marked: the next update takes the mark
+        # back (here a scale out), so Heat does not re-create that member.
+        member_of(admin_conn, stack_name, vdu1[0], mark="removed by nfv.vnflcm (scale in)")
+        # Scale out: a new member, the others kept.
+        scaled_out = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 1}))
+        assert not scaled_out.get("failed"), scaled_out.get("msg")
+        now = vdu_servers(scaled_out, "VDU1")
+        assert len(now) == 3 and now[:2] == vdu1[:2] and now[2] not in vdu1
+        assert info_of(scaled_out)["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 2}]
+
+        # Heal the oldest member: Heat re-creates that member only; its VNFC record follows the new server.
+        oldest = [item for item in info_of(scaled_out)["vnfcInfo"] if item["vnfcResourceInfoId"] == now[0]][0]
+        healed = ansible_task("vnf_heal", dict(base, request={"vnfcInstanceId": [oldest["id"]]}))
+        assert not healed.get("failed"), healed.get("msg")
+        after = vdu_servers(healed, "VDU1")
+        assert now[0] not in after and set(now[1:]) <= set(after) and len(after) == 3 and server_gone(admin_conn, now[0])
+        assert vdu_servers(healed, "VDU2") == vdu2
+        changes = {item["changeType"] for item in healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]}
+        assert changes == {"ADDED", "REMOVED"}
+    finally:
+        gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+    assert not gone.get("failed"), gone.get("msg")
+    assert stacks_named(admin_conn, stack_name) == []
+    assert all(server_gone(admin_conn, server) for server in after + vdu2)
+
+
+@pytest.fixture
+def vdu2_ports(admin_conn):
+    """The two ports Tacker's requests give VDU2_CP1-1 and VDU2_CP1-2 (extLinkPorts), deleted at the end."""
+    network = admin_conn.network.find_network("net0")
+    ports = [admin_conn.network.create_port(network_id=network.id, name="asg-lp-{0}-{1}".format(uuid.uuid4().hex[:6], cp)) for cp in (1, 2)]
+    yield [port.id for port in ports]
+    for port in ports:
+        admin_conn.network.delete_port(port, ignore_missing=True)
+
+
+def cp_config(subnet, fixed=None):
+    address = {"type": "IPV4", "subnetId": subnet}
+    address.update({"fixedAddresses": fixed} if fixed else {"numDynamicAddresses": 1})
+    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
+
+
+def vdu2_cp2(fixed):
+    """VDU2_CP2 reads two fixed_ips entries: a fixed address on net1's subnet, and a dynamic one."""
+    config = cp_config("net1-subnet", [fixed])
+    config["cpProtocolData"] += cp_config("net1-subnet")["cpProtocolData"]
+    return {"cpdId": "VDU2_CP2", "cpConfig": {"VDU2_CP2_1": config}}
+
+
+def test_max_package_fixed_address_changed_by_change_ext_conn(lab, admin_conn, ansible_task, tacker_packages, volume_image, vdu2_ports):
+    name = "vnf-asgx-" + uuid.uuid4().hex[:6]
+    package = os.path.join(tacker_packages, "basic_lcms_max")
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    # Addresses of its own in net1's range kept out of its allocation pool (10.11.0.200-254; another test takes .201).
+    first, second = ("10.11.0.{0}".format(host) for host in random.sample(range(210, 255), 2))
+    net0_link = {"id": "ext-net0", "resourceId": "net0",
+                 "extLinkPorts": [{"id": "lp1", "resourceHandle": {"resourceId": vdu2_ports[0]}},
+                                  {"id": "lp2", "resourceHandle": {"resourceId": vdu2_ports[1]}}],
+                 "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"VDU1_CP1_1": cp_config("net0-subnet")}},
+                            {"cpdId": "VDU2_CP1-1", "cpConfig": {"VDU2_CP1-1_1": {"linkPortId": "lp1"}}},
+                            {"cpdId": "VDU2_CP1-2", "cpConfig": {"VDU2_CP1-2_1": {"linkPortId": "lp2"}}}]}
+    net1_link = {"id": "ext-net1", "resourceId": "net1",
+                 "extCps": [{"cpdId": "VDU1_CP2", "cpConfig": {"VDU1_CP2_1": cp_config("net1-subnet")}}, vdu2_cp2(first)]}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1", "extVirtualLinks": [net0_link, net1_link]}
+    # A zone Nova does not have (given through additionalParams.nfv, not checked up front): the create fails in Heat,
+    # the op occ is FAILED_TEMP with Heat's reason, and the rollback deletes the stack.
+    failing = dict(request, additionalParams={"nfv": {"VDU": {"VDU2": {"locationConstraints": "no-such-zone"}}}})
+    failed = instantiate(ansible_task, package, name, failing)
+    assert failed.get("failed") and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    assert "VDU2" in failed["vnf_lcm_op_occ"]["error"]["detail"], failed["vnf_lcm_op_occ"]["error"]
+    rolled = ansible_task("vnf_lcm_op_occ", dict(base, action="rollback"))
+    assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert stacks_of_instance(admin_conn, name) == []
+    try:
+        done = instantiate(ansible_task, package, name, request)
+        assert not done.get("failed"), done.get("msg")
+        stack_name = info_of(done)["metadata"]["stack_name"]
+        vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
+        assert len(vdu1) == 1 and len(vdu2) == 1
+        net1 = admin_conn.network.find_network("net1")
+
+        def vdu2_net1_addresses():
+            return sorted(address["ip_address"] for port in admin_conn.network.ports(device_id=vdu2[0], network_id=net1.id)
+                          for address in port.fixed_ips)
+
+        assert first in vdu2_net1_addresses()
+        assert sorted(port.id for port in admin_conn.network.ports(device_id=vdu2[0]) if port.id in vdu2_ports) == sorted(vdu2_ports)
+
+        # ChangeExtVnfConnectivity: VDU2_CP2 gets another fixed address; one stack update, the servers stay.
+        updates = len(stack_updates(lab, stack_name))
+        changed_link = copy.deepcopy(net1_link)
+        changed_link["extCps"][1] = vdu2_cp2(second)
+        moved = ansible_task("vnf_change_ext_conn", dict(base, request={"extVirtualLinks": [changed_link]}))
+        assert not moved.get("failed") and moved["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", moved.get("msg")
+        assert [move["cp"] for move in moved["plan"]["moves"]] == ["VDU2_CP2"]
+        # The port keeps two addresses: Neutron gives the dynamic entry (a subnet only) the address the port already
+        # has on that subnet, so the old fixed one stays as the dynamic one.
+        assert second in vdu2_net1_addresses() and len(vdu2_net1_addresses()) == 2
+        nfv = stack_of(admin_conn, info_of(moved))["nfv"]
+        assert nfv["CP"]["VDU2_CP2"]["fixed_ips"] == [{"ip_address": second, "subnet": "net1-subnet"}, {"subnet": "net1-subnet"}]
+        assert vdu_servers(moved, "VDU1") == vdu1 and vdu_servers(moved, "VDU2") == vdu2
+        assert len(stack_updates(lab, stack_name)) == updates + 1
+        owned_ports, volumes = stack_ports_and_volumes(admin_conn, stack_name)
+        assert len(volumes) == 2 and not set(vdu2_ports) & set(owned_ports)
+    finally:
+        gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+    assert not gone.get("failed"), gone.get("msg")
+    # Nothing of the stack is left in Nova, Neutron or Cinder; the ports the request gave (extLinkPorts) stay.
+    assert stacks_named(admin_conn, stack_name) == [] and server_gone(admin_conn, vdu1[0]) and server_gone(admin_conn, vdu2[0])
+    assert [port for port in owned_ports if admin_conn.network.find_port(port)] == []
+    assert [volume for volume in volumes if admin_conn.block_storage.find_volume(volume)] == []
+    assert all(admin_conn.network.find_port(port) for port in vdu2_ports)
