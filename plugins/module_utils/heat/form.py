@@ -53,9 +53,8 @@ class Form:
         return {CAPACITY: len(vnfc_indexes(count))} if vdu_id in self.groups else {}
 
     def stack_template(self, template, counts, external_vl_ids=()):
-        if self.per_vnfc:
-            return build_stack_template(template, counts, external_vl_ids)
-        return build_stack_template(template, {}, external_vl_ids)
+        """The template the stack gets: expanded per VNFC (StandardUserData), else as it is; managed VLs swapped in."""
+        return build_stack_template(template, counts if self.per_vnfc else {}, external_vl_ids)
 
 
 STANDARD_FORM = Form(STANDARD)

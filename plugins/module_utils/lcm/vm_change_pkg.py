@@ -65,11 +65,11 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         base_template, files = heat_template.load_base_hot(package, flavour_id)
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
-    for template in (private["base_template"], base_template):
-        if form_of(template).groups:
-            raise ValidationError(WHAT, "vnfdId", "a change of package with OS::Heat::AutoScalingGroup templates (Tacker's DefaultUserData) "
-                                                  "is not supported yet; StandardUserData packages (one Heat resource per VNFC) are")
-    check_user_data(request, form_of(base_template), WHAT)
+    form = form_of(base_template)
+    if form.groups or form_of(private["base_template"]).groups:
+        raise ValidationError(WHAT, "vnfdId", "a change of package with OS::Heat::AutoScalingGroup templates (Tacker's DefaultUserData) "
+                                              "is not supported yet; StandardUserData packages (one Heat resource per VNFC) are")
+    check_user_data(request, form, WHAT)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
