@@ -25,6 +25,12 @@ description:
   - "Rolling update: the VNFCs of each C(additionalParams.vdu_params) VDU are updated one at a time,
     one stack PATCH each; VDUs not named keep their resources. After each VNFC, the coordination hook
     C(additionalParams.lcm-operation-coordinate-new-vnf) runs, if given."
+  - "A package of Tacker's DefaultUserData form (a scalable VDU is an C(OS::Heat::AutoScalingGroup)) rolls as Tacker
+    does: each member of a named VDU's group gets the new flavour and images (its C(flavor) and C(image-*) properties)
+    in a PATCH of the group's own nested stack, a plain server VDU gets its nfv entries in a PATCH of the stack, the
+    hook after each; then one update of the whole stack brings the rest (group definitions, members' CPs, nested
+    templates). A VDU not named in C(vdu_params) must be unchanged by the new package, else the change is refused.
+    The new package must be of the instance's form."
   - "Coordination hooks are Ansible task files (a path in the new package, or an absolute path), Tacker's
     coordinate scripts as Ansible. Each runs in its own C(ansible-playbook) on localhost with the variable
     C(vnflcm_coordination): C(operation), C(vnf_instance_id), C(rollback), C(vnfc) (C(resource), C(vdu_id),

@@ -17,6 +17,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import (
@@ -121,20 +122,20 @@ def new_counts(flavour, current_indexes):
     return {vdu_id: list(current_indexes.get(vdu_id) or []) for vdu_id in sorted(flavour.get("vdus") or {})}
 
 
-def desired_stack(flavour, base_template, files, request, current_request, current_indexes, image_ids=None):
+def desired_stack(flavour, base_template, files, request, current_request, current_indexes, image_ids=None, form=STANDARD_FORM):
     """``{"template", "files", "nfv"}`` of the whole stack in the new package's form.
 
-    ``base_template`` / ``files``: the new flavour's BaseHOT (``template.load_base_hot``); ``image_ids``
-    maps image names of the new VNFD to Glance ids. additionalParams.nfv of the change is merged last.
+    ``base_template`` / ``files``: the new flavour's BaseHOT (``template.load_base_hot``) of the template form ``form``;
+    ``image_ids`` maps image names of the new VNFD to Glance ids. additionalParams.nfv of the change is merged last.
     """
     counts = new_counts(flavour, current_indexes)
     wanted = effective_request(current_request, request, flavour)
     managed = [link["vnfVirtualLinkDescId"] for link in wanted.get("extManagedVirtualLinks") or []]
     try:
-        template = heat_template.build_stack_template(base_template, counts, managed)
+        template = form.stack_template(base_template, counts, managed)
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on this stack: {0}".format(error.reason))
-    nfv = nfv_params.build_nfv(flavour, wanted, counts, what=WHAT)
+    nfv = nfv_params.build_nfv(flavour, wanted, counts, what=WHAT, form=form)
     # The record's resource goes on: it is what keeps the record through every update.
     return {"template": with_record_resource(template), "files": copy.deepcopy(files), "nfv": nfv_params.with_image_ids(nfv, image_ids or {})}
 

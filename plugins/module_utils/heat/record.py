@@ -63,6 +63,20 @@ def vnfc_parts(resources):
     return {name: vnfc for name, vnfc in vnfcs.items() if vnfc["vdu"] is not None}
 
 
+def owner_stack(resource):
+    """``{"stack_name", "id"}`` of the (nested) stack that holds ``resource`` (a resource as Heat lists it, with links)."""
+    stack_link = next(link["href"] for link in resource.get("links") or [] if link["rel"] == "stack")
+    name, _sep, stack_id = stack_link.split("/stacks/", 1)[1].partition("/")
+    return {"stack_name": name, "id": stack_id}
+
+
+def _group_metadata(vnfc_name, vnfc):
+    """A scaling group member's vnfcResourceInfo metadata: its group, and where it is as Tacker names it."""
+    if not vnfc["group"]:
+        return {}
+    return {"scalingGroup": vnfc["group"], "parent_stack_id": owner_stack(vnfc["resource"])["id"], "parent_resource_name": vnfc_name}
+
+
 def _vnfc(resource, vdu, index, group):
     return {"vdu": vdu, "index": index, "group": group, "resource": resource, "servers": {}, "ports": {}, "volumes": {}}
 
@@ -95,7 +109,7 @@ def build_instantiated_info(resources, flavour, request, nfv, vim_id=None, previ
             "storageResourceIds": volume_ids,
             "vnfcCpInfo": cp_info,
             "metadata": dict({"stackResource": vnfc_name, "index": vnfc["index"], "creation_time": server.get("creation_time")},
-                             **({"scalingGroup": vnfc["group"]} if vnfc["group"] else {})),
+                             **_group_metadata(vnfc_name, vnfc)),
         })
     return {
         "vnfcResourceInfo": resource_info,

@@ -25,6 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline, retry_seconds
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack
 
 TERMINAL = ("COMPLETE", "FAILED")
 TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
@@ -172,8 +173,7 @@ class Stacks:
     def mark_unhealthy(self, resource, reason, unhealthy=True):
         """Mark a (nested) resource CHECK_FAILED, so that the next stack update replaces it (how Heat heals);
         ``unhealthy=False`` takes the mark back (CHECK_COMPLETE)."""
-        stack_link = next(link["href"] for link in resource["links"] if link["rel"] == "stack")
-        url = "/stacks/" + stack_link.split("/stacks/", 1)[1] + "/resources/" + resource["resource_name"]
+        url = self.path(owner_stack(resource)) + "/resources/" + resource["resource_name"]
         self._call("mark unhealthy" if unhealthy else "mark healthy", "resource " + resource["resource_name"], "patch", url,
                    json={"mark_unhealthy": unhealthy, "resource_status_reason": reason})
 

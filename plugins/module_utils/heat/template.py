@@ -115,13 +115,18 @@ def dates_as_text(value):
 
 
 def template_file_references(template):
-    """The resource types of a template that name template files (``VDU1.yaml``)."""
+    """The resource types of a template that name template files (``VDU1.yaml``), a scaling group's members' included."""
     resources = template.get("resources") if isinstance(template, dict) else None
-    return {
-        resource["type"]
-        for resource in (resources or {}).values()
-        if isinstance(resource, dict) and is_template_file(resource.get("type"))
-    }
+    found = set()
+    for resource in (resources or {}).values():
+        if not isinstance(resource, dict):
+            continue
+        properties = resource.get("properties") if isinstance(resource.get("properties"), dict) else {}
+        # OS::Heat::AutoScalingGroup makes its members of ``resource``, OS::Heat::ResourceGroup of ``resource_def``.
+        for definition in (resource, properties.get("resource"), properties.get("resource_def")):
+            if isinstance(definition, dict) and is_template_file(definition.get("type")):
+                found.add(definition["type"])
+    return found
 
 
 def used_files(template, files):

@@ -6,10 +6,11 @@
 Planning is whole before the first write: the request against the new VNFD, the cloud's flavours,
 images and networks, the hooks' task files, and the stack the new package gives (heat/change_pkg.py).
 The writes are stack PATCHes, one per VNFC of the ``vdu_params`` VDUs, each followed by the
-coordination hook. The record of a FAILED_TEMP change keeps the stack from before and the change
-itself (``change`` in the private state), so rollback and retry need neither the package nor the
-request: rollback walks the VNFCs back one at a time (old-VNF hook after each), retry goes on from
-the stack as it is.
+coordination hook; on the DefaultUserData form a scaling group member is PATCHed in its group's own
+stack, and one update of the whole stack follows (heat/change_pkg_groups.py). The record of a
+FAILED_TEMP change keeps the stack from before and the change itself (``change`` in the private
+state), so rollback and retry need neither the package nor the request: rollback walks the VNFCs
+back one at a time (old-VNF hook after each), retry goes on from the stack as it is.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import check_user_data, form_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -33,6 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     INSTANTIATED,
     check_connectivity,
     check_flavours,
+    load_form,
     located_stack,
     update_preview_summary,
     refreshed,
@@ -65,17 +67,17 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         base_template, files = heat_template.load_base_hot(package, flavour_id)
     except PackageError as error:
         raise ValidationError(WHAT, "vnfdId", "the new package cannot be deployed on OpenStack: {0}".format(error.msg))
-    form = form_of(base_template)
-    if form.groups or form_of(private["base_template"]).groups:
-        raise ValidationError(WHAT, "vnfdId", "a change of package with OS::Heat::AutoScalingGroup templates (Tacker's DefaultUserData) "
-                                              "is not supported yet; StandardUserData packages (one Heat resource per VNFC) are")
+    form, old_form = load_form(base_template, WHAT), form_of(private["base_template"])
+    if form.name != old_form.name:
+        raise ValidationError(WHAT, "vnfdId", "the new package's BaseHOT is of the {0} form, the instance's stack of the {1} form: "
+                                              "a change of package keeps the form".format(form.name, old_form.name))
     check_user_data(request, form, WHAT)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
     flavour = package.flavour(flavour_id)
     check_connectivity(vim, request, WHAT)
-    named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"])
+    named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"], form=form)
     check_flavours(vim, named["nfv"], request, WHAT)
     images = resolve_images(vim, named["nfv"], flavour, request, what=WHAT)
     desired = dict(named, nfv=nfv_params.with_image_ids(named["nfv"], images))
@@ -111,9 +113,44 @@ def json_copy(value):
 
 
 def current_stack(vim, stack):
-    """The stack as Heat has it: template, the nested files it uses, and the nfv parameter."""
+    """The stack as Heat has it: template, the nested files it uses, the nfv parameter, and the members of its scaling
+    groups (DefaultUserData), which a change of package updates in the groups' own stacks."""
     template = vim.stacks.template(stack)
-    return {"template": template, "files": heat_template.used_files(template, vim.stacks.files(stack)), "nfv": stack_nfv(vim, stack)}
+    return {"template": template, "files": heat_template.used_files(template, vim.stacks.files(stack)), "nfv": stack_nfv(vim, stack),
+            "members": group_members(vim, stack, form_of(template))}
+
+
+def group_members(vim, stack, form):
+    """``[{"name", "vdu", "group", "server", "properties"}]``: each scaling group member, oldest first per VDU, with its
+    properties as its group's nested template has them."""
+    if not form.groups:
+        return []
+    parts = vnfc_parts(vim.stacks.resources(stack))
+    members, templates = [], {}
+    for name, part in sorted(parts.items(), key=lambda item: (item[1]["vdu"], item[1]["index"])):
+        if not part["group"]:
+            continue
+        nested = owner_stack(part["resource"])
+        if nested["id"] not in templates:
+            templates[nested["id"]] = vim.stacks.template(nested)
+        definition = (templates[nested["id"]].get("resources") or {}).get(name) or {}
+        server = next(iter(part["servers"].values()), {})
+        members.append({"name": name, "vdu": part["vdu"], "group": part["group"], "server": server.get("physical_resource_id"),
+                        "properties": definition.get("properties") or {}})
+    return members
+
+
+def update_member(vim, stack, step, waits, progress):
+    """Set one scaling group member's properties in its group's nested stack (a PATCH of that stack alone)."""
+    found = [item for item in vim.stacks.resources(stack) if item["resource_name"] == step["vnfc"] and item.get("parent_resource") == step["group"]]
+    if not found:
+        raise ConflictError("update", "member {0} of {1}".format(step["vnfc"], step["group"]), "the scaling group no longer has it; roll back or fail")
+    nested = owner_stack(found[0])
+    template = vim.stacks.template(nested)
+    template["resources"][step["vnfc"]]["properties"] = copy.deepcopy(step["properties"])
+    # The nested stack keeps its files (a PATCH merges them); the new nested templates come with the last update.
+    update_stack(vim, nested, template, None, waits, progress, files={})
+    progress["stack"] = stack
 
 
 def without_change(instance):
@@ -160,9 +197,15 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
     instance, op_occs, version = found
     stack = located_stack(instance)
     current = current_stack(vim, stack)
+    form = form_of(job["desired"]["template"])
+    if form.groups and previous is None:
+        change_pkg_groups.check_named_vdus(current, job["desired"], vdu_ids_of(job), form)
     previous = previous or current
     check_script_addresses(previous, job)
-    plan = change_pkg.change_plan(current, job["desired"], vdu_ids_of(job))
+    if form.groups:
+        plan = change_pkg_groups.change_plan(current, job["desired"], vdu_ids_of(job), form, current["members"])
+    else:
+        plan = change_pkg.change_plan(current, job["desired"], vdu_ids_of(job))
     target = plan.pop("target")
     changed = not plan["is_noop"] or not record_is_current(instance, job)
     plan.update(operation=OPERATION, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfd_id=job["identity"]["vnfdId"],
@@ -184,9 +227,13 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         # Recorded before the first update: should this process die, retry and rollback know where it started.
         progress.checkpoint(with_change(without_change(instance), change))
         last = roll(vim, stack, previous, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
+        if form.groups and not stack_plan(last, target)["is_noop"]:
+            # The rest of the new package at once: group definitions, members' CPs, nested templates.
+            update_stack(vim, stack, target["template"], target["nfv"], waits, progress, files=target["files"])
+            last = target
         result = refreshed(vim, changed_instance(instance, job), stack, job["private"], last["nfv"])
         old_info, new_info = instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"]
-        whole = stack_plan(previous, last)
+        whole = rolled_plan(previous, last, change, form)
         progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, whole)
         progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info),
                               "modificationsTriggeredByVnfPkgChange": sol_change_pkg.modifications_triggered(instance, result)}
@@ -208,26 +255,49 @@ def roll(vim, stack, base, desired, instance_id, job, hook, waits, progress, cha
     Returns the stack as it was left.
     """
     vdu_ids = vdu_ids_of(job)[::-1] if rollback else vdu_ids_of(job)
-    steps = {step["vnfc"]: step for step in change_pkg.rolling_steps(base, desired, vdu_ids)}
+    form = form_of(desired["template"])
+    if form.groups:
+        # Backwards on rollback: the last member moved goes back first.
+        ordered = change_pkg_groups.rolling_steps(base, desired, vdu_ids, form, base["members"][::-1] if rollback else base["members"])
+        order = [step["vnfc"] for step in ordered]
+    else:
+        ordered, order = change_pkg.rolling_steps(base, desired, vdu_ids), change_pkg.vnfc_order(base, desired, vdu_ids)
+    steps = {step["vnfc"]: step for step in ordered}
     done = progress.setdefault("steps", [])
     last = base
-    for name in change_pkg.vnfc_order(base, desired, vdu_ids):
+    for name in order:
         step = steps.get(name)
         if step is not None and name in change["updated"]:
             last = step["stack"]
         elif step is not None:
-            update_stack(vim, stack, step["stack"]["template"], step["stack"]["nfv"], waits, progress, files=step["stack"]["files"])
+            if step.get("group"):
+                update_member(vim, stack, step, waits, progress)
+            else:
+                update_stack(vim, stack, step["stack"]["template"], step["stack"]["nfv"], waits, progress, files=step["stack"]["files"])
             last = step["stack"]
             change["updated"].append(name)
-            done.append({"vnfc": name, "summary": step["plan"]["summary"], "rollback": rollback})
+            done.append({"vnfc": name, "summary": step_summary(step), "rollback": rollback})
             progress.checkpoint()
         if hook and name in change["updated"] and name not in change["coordinated"]:
-            vdu_id = heat_template.split_vnfc_name(name)[0]
+            vdu_id = step["vdu"] if step and step.get("vdu") else heat_template.split_vnfc_name(name)[0]
             vdu_param = next((item for item in job["vdu_params"] if item["vdu_id"] == vdu_id), {})
             coordinate(vim, stack, name, hook, vdu_param, instance_id, waits.timeout, rollback)
             change["coordinated"].append(name)
             progress.checkpoint()
     return last
+
+
+def step_summary(step):
+    if "plan" in step:
+        return step["plan"]["summary"]
+    return {"updated": [step["vnfc"]], "changes": step["changes"]}
+
+
+def rolled_plan(previous, last, change, form):
+    """What the op occ reports as changed per VNFC: the stack plan, or on the DefaultUserData form the VNFCs updated."""
+    if form.groups:
+        return {"vnfcs": [{"name": name, "action": "update"} for name in change["updated"]]}
+    return stack_plan(previous, last)
 
 
 def coordinate(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback):
@@ -310,9 +380,15 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
     stack = located_stack(instance)
     current = current_stack(vim, stack)
     previous, job = change["previous"], change["job"]
-    whole = stack_plan(current, previous)
+    form = form_of(previous["template"])
+    if form.groups:
+        whole = change_pkg_groups.change_plan(current, previous, vdu_ids_of(job)[::-1], form, current["members"][::-1])
+        lines = whole["lines"]
+    else:
+        whole = stack_plan(current, previous)
+        lines = plan_lines(whole)
     plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "rollback": True,
-            "vnfcs": whole["vnfcs"], "summary": whole["summary"], "lines": plan_lines(whole)}
+            "vnfcs": whole["vnfcs"], "summary": whole["summary"], "lines": lines}
     hook = job["hooks"].get(coordination.OLD_VNF)
     before = without_change(instance)
 
@@ -324,7 +400,8 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
             # Whatever no VNFC step restored (a resource of no VNFC), or a failed update left: the previous stack, exactly.
             update_stack(vim, stack, previous["template"], previous["nfv"], waits, progress, files=previous["files"])
         result = refreshed(vim, before, stack, private_state(before), previous["nfv"])
-        progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], whole)
+        changed = rolled_plan(current, previous, state, form)
+        progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], changed)
         return result
 
     return Operation(OPERATION, failed_op_occ.get("operationParams") or {}, instance, plan, store, op_occs, version, execute=execute)

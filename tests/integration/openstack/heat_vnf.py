@@ -13,12 +13,14 @@ import json
 import os
 import re
 import shutil
+import signal
 import time
 import uuid
 
 import yaml
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, name_tag
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 
 CLOUD = "nfvlab-admin"
 OLD = "userdata_standard"
@@ -77,6 +79,24 @@ def stacks_named(conn, name):
 # ---------------------------------------------------------------------------------------------
 # What one test owns. The tier-2 tests run side by side in the same projects, so a test checks its own
 # stacks and servers, never a list of the whole project taken before and after.
+
+def kill_when(admin_conn, stack_name, done):
+    """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
+    def ready():
+        found = record_of(admin_conn, stack_name)
+        occ = found[1][0] if found and found[1] else None
+        return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
+
+    occ = wait_for(ready, "the op occ to reach the point of the kill", timeout=300, sleep=0.5)
+    os.kill(occ["lease"]["pid"], signal.SIGKILL)
+    return occ
+
+
+def first_vnfc_changed(instance):
+    """True once a change of package in progress has updated its first VNFC (the record's ``change.updated``)."""
+    change_data = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"].get("change") or {}
+    return len(change_data.get("updated") or []) >= 1
+
 
 def record_of(conn, stack_name):
     """``(instance, op_occs)`` as the stack's record resource holds it, or None (no such stack, or no record yet)."""

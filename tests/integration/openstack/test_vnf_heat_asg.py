@@ -12,22 +12,30 @@ port another fixed address (servers kept).
 from __future__ import annotations
 
 import copy
+import fcntl
 import io
 import os
 import random
+import re
 import uuid
 
 import pytest
+import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
+    change,
+    first_vnfc_changed,
     heat_writes,
     info_of,
     instantiate,
+    kill_when,
+    repackaged,
     stack_of,
     stack_updates,
     stacks_named,
     stacks_of_instance,
+    vnfd_id,
 )
 
 pytestmark = pytest.mark.tier2
@@ -72,8 +80,19 @@ def stack_ports_and_volumes(conn, stack_name):
             [item["physical_resource_id"] for item in resources if item["resource_type"] == "OS::Cinder::Volume"])
 
 
+def terminate(ansible_task, base):
+    """vnf_terminate, after failing the op occ a test that stopped half-way may have left FAILED_TEMP (which blocks it)."""
+    gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+    if gone.get("failed"):
+        ansible_task("vnf_lcm_op_occ", dict(base, action="fail"))
+        gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+    return gone
+
+
 def server_gone(conn, server_id):
-    return conn.compute.find_server(server_id) is None
+    server = conn.compute.find_server(server_id)
+    # Heat ends a delete when Nova says DELETED, a moment before Nova stops listing the server.
+    return server is None or server.status == "DELETED"
 
 
 def test_min_package_scales_heals_and_terminates_through_its_scaling_group(lab, admin_conn, ansible_task, tacker_packages):
@@ -141,7 +160,7 @@ def test_min_package_scales_heals_and_terminates_through_its_scaling_group(lab, 
         changes = {item["changeType"] for item in healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]}
         assert changes == {"ADDED", "REMOVED"}
     finally:
-        gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+        gone = terminate(ansible_task, base)
     assert not gone.get("failed"), gone.get("msg")
     assert stacks_named(admin_conn, stack_name) == []
     assert all(server_gone(admin_conn, server) for server in after + vdu2)
@@ -226,10 +245,149 @@ def test_max_package_fixed_address_changed_by_change_ext_conn(lab, admin_conn, a
         owned_ports, volumes = stack_ports_and_volumes(admin_conn, stack_name)
         assert len(volumes) == 2 and not set(vdu2_ports) & set(owned_ports)
     finally:
-        gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
+        gone = terminate(ansible_task, base)
     assert not gone.get("failed"), gone.get("msg")
     # Nothing of the stack is left in Nova, Neutron or Cinder; the ports the request gave (extLinkPorts) stay.
     assert stacks_named(admin_conn, stack_name) == [] and server_gone(admin_conn, vdu1[0]) and server_gone(admin_conn, vdu2[0])
     assert [port for port in owned_ports if admin_conn.network.find_port(port)] == []
     assert [volume for volume in volumes if admin_conn.block_storage.find_volume(volume)] == []
     assert all(admin_conn.network.find_port(port) for port in vdu2_ports)
+
+
+# A flavour with m1.tiny's disk and more memory: Nova checks a rebuild's image against the disk of the flavour the
+# server had before Heat's resize, so a resize to a larger disk and a new image in one update fail there.
+UPGRADE_FLAVOR = ("m1.tiny.2g", 1, 2048, 1)
+
+
+@pytest.fixture(scope="module")
+def vdu1_upgrade_package(admin_conn, tacker_packages, tmp_path_factory):
+    """basic_lcms_min with a vnfdId of its own, VDU1 on a larger flavour and booted from the image cirros (VDU2 as it was)."""
+    name, vcpus, ram, disk = UPGRADE_FLAVOR
+    lock = tmp_path_factory.getbasetemp().parent / "flavor.lock"
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        if admin_conn.compute.find_flavor(name) is None:
+            admin_conn.compute.create_flavor(name=name, vcpus=vcpus, ram=ram, disk=disk, is_public=True)
+    path = repackaged(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path_factory.mktemp("pkg") / "basic_lcms_min_vdu1_up")
+    df = path / "Definitions" / "v2_sample2_df_simple.yaml"
+    head, rest = df.read_text().split("    VDU2:\n", 1)
+    head = head.replace("name: cirros-0.5.2-x86_64-disk", "name: cirros", 1)
+    head = head.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: " + name, 1)
+    df.write_text(head + "    VDU2:\n" + rest)
+    return str(path)
+
+
+def member_hook(path, fail_for, fault, log):
+    """A coordination hook that logs each call and fails for the member ``fail_for`` while ``fault`` exists."""
+    line = "{{ vnflcm_coordination.vnfc.resource }} {{ vnflcm_coordination.vnfc.vdu_id }} rollback={{ vnflcm_coordination.rollback }}"
+    tasks = [{"name": "log the call", "ansible.builtin.lineinfile": {"path": str(log), "create": True, "line": line}},
+             {"name": "look for the fault", "ansible.builtin.stat": {"path": str(fault)}, "register": "fault"},
+             {"name": "fail for one member while the fault is there", "ansible.builtin.fail": {"msg": "member coordination refused"},
+              "when": "fault.stat.exists and vnflcm_coordination.vnfc.resource == '{0}'".format(fail_for)}]
+    path.write_text(yaml.safe_dump(tasks))
+    return str(path)
+
+
+def group_stack_updates(lab, stack_name):
+    """PATCHes Heat logged for the nested stack of the stack's scaling group VDU1_scale_group (named after the stack)."""
+    log = (lab.state_dir / "log" / "heat.log").read_text(errors="replace")
+    pattern = r'"PATCH /v1/[^/]+/stacks/{0}-VDU1_scale_group-[a-z0-9]+/'.format(re.escape(stack_name))
+    return [line for line in log.splitlines() if re.search(pattern, line)]
+
+
+def flavours_and_images(conn, server_ids):
+    found = [conn.compute.get_server(server) for server in server_ids]
+    return [(server.flavor["original_name"], conn.image.get_image(server.image["id"]).name, server.status) for server in found]
+
+
+def test_min_package_change_rolls_the_group_members_one_at_a_time(lab, admin_conn, ansible_task, tacker_packages, vdu1_upgrade_package, tmp_path):
+    name = "vnf-asgc-" + uuid.uuid4().hex[:6]
+    package = os.path.join(tacker_packages, "basic_lcms_min")
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    fault, log = tmp_path / "fault", tmp_path / "calls.log"
+    try:
+        done = instantiate(ansible_task, package, name, {"flavourId": "simple", "instantiationLevelId": "instantiation_level_2"})
+        assert not done.get("failed"), done.get("msg")
+        before = info_of(done)
+        stack_name = before["metadata"]["stack_name"]
+        vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
+        members = [item["metadata"]["stackResource"] for item in sorted((item for item in before["vnfcResourceInfo"] if item["vduId"] == "VDU1"),
+                                                                        key=lambda item: item["metadata"]["index"])]
+        old = ("m1.tiny", "cirros-0.5.2-x86_64-disk", "ACTIVE")
+        assert flavours_and_images(admin_conn, vdu1 + vdu2) == [old] * 4
+        stack_before = stack_of(admin_conn, before)
+        hooks = {"lcm-operation-coordinate-new-vnf": member_hook(tmp_path / "new.yml", members[1], fault, log),
+                 "lcm-operation-coordinate-old-vnf": member_hook(tmp_path / "old.yml", None, fault, log)}
+        request = {"vnfdId": vnfd_id(vdu1_upgrade_package),
+                   "additionalParams": dict(hooks, upgrade_type="RollingUpdate", vdu_params=[{"vdu_id": "VDU1"}])}
+
+        # VDU2 named alone would leave VDU1, which the new package changes, to the last update: refused before any write.
+        writes = len(heat_writes(lab, stack_name))
+        only_vdu2 = dict(request["additionalParams"], vdu_params=[{"vdu_id": "VDU2"}])
+        wrong = change(ansible_task, vdu1_upgrade_package, name, dict(request, additionalParams=only_vdu2))
+        assert wrong.get("failed") and "additionalParams.vdu_params: VDU VDU1 changes" in wrong["msg"], wrong.get("msg")
+        # Check mode: one step per member, then the whole stack; Heat's preview; nothing written.
+        planned = change(ansible_task, vdu1_upgrade_package, name, request, check=True)
+        assert not planned.get("failed") and planned["changed"], planned.get("msg")
+        assert [step["vnfc"] for step in planned["plan"]["steps"]] == members and planned["plan"]["updates"] == 4
+        assert len(heat_writes(lab, stack_name)) == writes
+
+        # The hook refuses the second member: FAILED_TEMP after two members moved, the third untouched.
+        fault.write_text("on")
+        failed = change(ansible_task, vdu1_upgrade_package, name, request)
+        assert failed.get("failed") and "member coordination refused" in failed["msg"], failed.get("msg")
+        assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+        assert [step["vnfc"] for step in failed["progress"]["steps"]] == members[:2]
+        new = (UPGRADE_FLAVOR[0], "cirros", "ACTIVE")
+        assert flavours_and_images(admin_conn, vdu1 + vdu2) == [new, new, old, old]
+        rolled = ansible_task("vnf_lcm_op_occ", dict(base, action="rollback"))
+        assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+        # The old-VNF hook ran for each member going back, the last moved first.
+        calls = [line.split()[0] + " " + line.split()[2] for line in log.read_text().splitlines()]
+        assert calls == [members[0] + " rollback=False", members[1] + " rollback=False",
+                         members[1] + " rollback=True", members[0] + " rollback=True"]
+        assert flavours_and_images(admin_conn, vdu1 + vdu2) == [old] * 4
+        assert stack_of(admin_conn, before) == stack_before
+        assert info_of(rolled)["vnfcResourceInfo"] == before["vnfcResourceInfo"]
+        assert rolled["vnf_instance"]["vnfdId"] == done["vnf_instance"]["vnfdId"]
+
+        # Done again without the fault: a PATCH of the group's stack per member, then one of the whole stack; servers kept.
+        fault.unlink()
+        updates = len(stack_updates(lab, stack_name))
+        nested = len(group_stack_updates(lab, stack_name))
+        stack = admin_conn.orchestration.find_stack(stack_name)
+        seen = {event.id for event in admin_conn.orchestration.stack_events(stack, nested_depth=3)}
+        changed = change(ansible_task, vdu1_upgrade_package, name, request)
+        assert not changed.get("failed") and changed["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", changed.get("msg")
+        assert (len(stack_updates(lab, stack_name)) - updates, len(group_stack_updates(lab, stack_name)) - nested) == (1, 3)
+        assert vdu_servers(changed, "VDU1") == vdu1 and vdu_servers(changed, "VDU2") == vdu2
+        assert flavours_and_images(admin_conn, vdu1 + vdu2) == [new, new, new, old]
+        assert changed["vnf_instance"]["vnfdId"] == request["vnfdId"]
+        modified = sorted(item["id"] for item in changed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"] if item["changeType"] == "MODIFIED")
+        assert modified == sorted(vdu1)
+        events = [event for event in admin_conn.orchestration.stack_events(stack, nested_depth=3) if event.id not in seen]
+        updated = {event.resource_name for event in events if event.resource_status.startswith("UPDATE")}
+        assert "VDU1" in updated and "VDU2" not in updated and "VDU2_CP1" not in updated, sorted(updated)
+
+        # The same change again: nothing to do, no Heat write.
+        writes = len(heat_writes(lab, stack_name))
+        again = change(ansible_task, vdu1_upgrade_package, name, request)
+        assert not again.get("failed") and again["changed"] is False, again.get("msg")
+        assert len(heat_writes(lab, stack_name)) == writes
+
+        # Back to the first package, the module killed once the first member is moved: the retry goes on to the end.
+        back = {"vnfdId": done["vnf_instance"]["vnfdId"], "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": "VDU1"}]}}
+        task = change(ansible_task, package, name, back, background=True)
+        occ = kill_when(admin_conn, stack_name, first_vnfc_changed)
+        task.wait()
+        assert flavours_and_images(admin_conn, vdu1 + vdu2)[0] == old
+        retried = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
+        assert not retried.get("failed"), retried.get("msg")
+        assert (retried["vnf_lcm_op_occ"]["id"], retried["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "COMPLETED")
+        assert flavours_and_images(admin_conn, vdu1 + vdu2) == [old] * 4
+        assert vdu_servers(retried, "VDU1") == vdu1 and retried["vnf_instance"]["vnfdId"] == back["vnfdId"]
+        assert stack_of(admin_conn, info_of(retried)) == stack_before
+    finally:
+        gone = terminate(ansible_task, base)
+    assert not gone.get("failed"), gone.get("msg")
+    assert all(server_gone(admin_conn, server) for server in vdu1 + vdu2)

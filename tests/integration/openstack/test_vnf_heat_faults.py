@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import time
 import uuid
 
@@ -28,7 +27,9 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     change,
     info_of,
     instantiate,
+    first_vnfc_changed,
     instantiated,
+    kill_when,
     nw_request,
     op_occ,
     record_of,
@@ -45,23 +46,6 @@ pytestmark = pytest.mark.tier2
 class Killed:
     name = "vnf-kill-" + uuid.uuid4().hex[:6]
     before = None
-
-
-def kill_when(admin_conn, stack_name, done):
-    """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
-    def ready():
-        found = record_of(admin_conn, stack_name)
-        occ = found[1][0] if found and found[1] else None
-        return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
-
-    occ = wait_for(ready, "the op occ to reach the point of the kill", timeout=300, sleep=0.5)
-    os.kill(occ["lease"]["pid"], signal.SIGKILL)
-    return occ
-
-
-def first_vnfc_changed(instance):
-    change_data = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"].get("change") or {}
-    return len(change_data.get("updated") or []) >= 1
 
 
 def test_a_change_killed_after_its_first_vnfc_is_rolled_back_exactly(lab, admin_conn, ansible_task, packages, created):

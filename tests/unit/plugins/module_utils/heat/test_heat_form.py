@@ -119,6 +119,9 @@ def test_members_are_vnfcs_ranked_by_creation_and_plain_servers_too():
     info = build_instantiated_info(MIN_RESOURCES, flavour, {}, {})
     assert [(item["vduId"], item["id"], item["metadata"].get("scalingGroup")) for item in info["vnfcResourceInfo"]] == [
         ("VDU1", "srv-old", "VDU1_scale_group"), ("VDU1", "srv-new", "VDU1_scale_group"), ("VDU2", "srv-2", None)]
+    # Where a member is, as Tacker's VNFC metadata says it: the group's nested stack and the member's name there.
+    assert {key: info["vnfcResourceInfo"][0]["metadata"][key] for key in ("parent_stack_id", "parent_resource_name")} == {
+        "parent_stack_id": "id", "parent_resource_name": "m-old"}
     assert sorted(port["id"] for port in info["vnfVirtualLinkResourceInfo"][0]["vnfLinkPorts"]) == ["p-2", "p-new", "p-old"]
 
 

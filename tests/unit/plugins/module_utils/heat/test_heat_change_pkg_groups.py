@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The change of package on the DefaultUserData form, planned on Tacker's basic_lcms_min."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg_groups
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import build_nfv, vnfc_counts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import used_files
+
+OLD_PROPERTIES = {"flavor": "m1.tiny", "image-VDU1": "cirros-0.5.2-x86_64-disk", "net5": "net-id", "affinity": "group-id"}
+
+
+@pytest.fixture
+def stacks(flavour_and_hot):
+    """``(form, current, desired)``: basic_lcms_min at level 2, and the same with VDU1 on m1.small and image cirros."""
+    flavour, template, files = flavour_and_hot("basic_lcms_min")
+    form = form_of(template)
+    counts = vnfc_counts(flavour, "instantiation_level_2")
+    nfv = build_nfv(flavour, {"flavourId": "simple"}, counts, form=form)
+    current = {"template": template, "files": files, "nfv": nfv}
+    desired = copy.deepcopy(current)
+    desired["nfv"]["VDU"]["VDU1"].update(computeFlavourId="m1.small", vcImageId="cirros")
+    return form, current, desired
+
+
+def members(properties=None, count=3):
+    return [{"name": "member{0}".format(index), "vdu": "VDU1", "group": "VDU1_scale_group", "server": "server{0}".format(index),
+             "properties": dict(properties or OLD_PROPERTIES)} for index in range(count)]
+
+
+def test_member_properties_are_the_flavour_and_images_the_definition_reads(stacks):
+    form, current, desired = stacks
+    group = desired["template"]["resources"]["VDU1_scale_group"]
+    assert change_pkg_groups.member_properties(group, desired["nfv"]) == {"flavor": "m1.small", "image-VDU1": "cirros"}
+
+
+def test_each_member_is_one_step_then_the_whole_stack(stacks):
+    form, current, desired = stacks
+    plan = change_pkg_groups.change_plan(current, desired, ["VDU1"], form, members())
+    assert [step["vnfc"] for step in plan["steps"]] == ["member0", "member1", "member2"]
+    assert plan["updates"] == 4 and not plan["is_noop"]
+    assert plan["lines"][0] == "VDU1_scale_group: member member0: flavor m1.tiny -> m1.small, image-VDU1 cirros-0.5.2-x86_64-disk -> cirros"
+    assert plan["lines"][-1].startswith("then one update of the whole stack to the new package")
+    steps = change_pkg_groups.rolling_steps(current, desired, ["VDU1"], form, members())
+    # A member keeps the properties the change does not roll (its network, its server group).
+    assert steps[0]["properties"] == dict(OLD_PROPERTIES, flavor="m1.small", **{"image-VDU1": "cirros"})
+
+
+def test_a_member_already_in_its_new_form_is_left_alone(stacks):
+    form, current, desired = stacks
+    done = dict(OLD_PROPERTIES, flavor="m1.small", **{"image-VDU1": "cirros"})
+    mixed = members()
+    mixed[0]["properties"] = done
+    assert [step["vnfc"] for step in change_pkg_groups.rolling_steps(current, desired, ["VDU1"], form, mixed)] == ["member1", "member2"]
+    # After the change: nothing to do, no update at all.
+    again = change_pkg_groups.change_plan(desired, desired, ["VDU1"], form, members(done))
+    assert again["is_noop"] and again["updates"] == 0 and again["steps"] == []
+
+
+def test_a_plain_server_gets_its_nfv_entries_in_one_top_stack_update(stacks):
+    form, current, desired = stacks
+    desired["nfv"]["VDU"]["VDU2"]["computeFlavourId"] = "m1.small"
+    steps = change_pkg_groups.rolling_steps(current, desired, ["VDU2", "VDU1"], form, members())
+    assert [step["vnfc"] for step in steps] == ["VDU2", "member0", "member1", "member2"]
+    server = steps[0]
+    assert server["stack"]["nfv"]["VDU"]["VDU2"]["computeFlavourId"] == "m1.small"
+    # Only VDU2's entries move: VDU1's stay as they are until its members are done.
+    assert server["stack"]["nfv"]["VDU"]["VDU1"] == current["nfv"]["VDU"]["VDU1"]
+    assert server["stack"]["template"] == current["template"]
+    assert server["changes"] == {"VDU2": [current["nfv"]["VDU"]["VDU2"], desired["nfv"]["VDU"]["VDU2"]]}
+
+
+def test_a_vdu_that_changes_must_be_named(stacks):
+    form, current, desired = stacks
+    change_pkg_groups.check_named_vdus(current, desired, ["VDU1"], form)
+    desired["nfv"]["VDU"]["VDU2"]["computeFlavourId"] = "m1.small"
+    with pytest.raises(ValidationError) as error:
+        change_pkg_groups.check_named_vdus(current, desired, ["VDU1"], form)
+    assert error.value.field == "additionalParams.vdu_params" and "VDU VDU2 changes" in str(error.value)
+    with pytest.raises(ValidationError, match="VDU VDU1 changes"):
+        change_pkg_groups.check_named_vdus(current, desired, ["VDU2"], form)
+    # A new nested template for the members is a change of VDU1 too.
+    edited = copy.deepcopy(current)
+    edited["files"]["VDU1.yaml"] = edited["files"]["VDU1.yaml"] + "\n# changed\noutputs: {}\n"
+    with pytest.raises(ValidationError, match="VDU VDU1 changes"):
+        change_pkg_groups.check_named_vdus(current, edited, ["VDU2"], form)
+
+
+def test_the_members_nested_template_is_a_file_the_stack_uses(stacks):
+    form, current, desired = stacks
+    assert used_files(current["template"], dict(current["files"], **{"other.yaml": "resources: {}"})) == {"VDU1.yaml": current["files"]["VDU1.yaml"]}
