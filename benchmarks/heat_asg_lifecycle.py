@@ -5,13 +5,18 @@ Both run side by side on the same local OpenStack lab (tools/lab/openstack, tier
 first between rounds, with Tacker's basic_lcms_min (flavour simple, instantiation_level_1: VDU1 is
 VDU1_scale_group with one member, VDU2 a plain server):
 - module: vnf_instantiate, the same task again (re-run), vnf_scale SCALE_OUT and SCALE_IN of VDU1_scale by
-  one step, vnf_heal of the VDU1 VNFC, vnf_terminate (FORCEFUL): one ansible-playbook task each;
+  one step, vnf_heal of the VDU1 VNFC, vnf_change_pkg (RollingUpdate of VDU1) to a copy of the package with its
+  own vnfdId, VDU1 on flavour m1.tiny.2g and image cirros, the same task again (change re-run), vnf_terminate
+  (FORCEFUL): one ansible-playbook task each;
 - baseline, what Tacker v2 does on Heat, with the same template, files and nfv parameter (built by the
   collection's pure functions): stack create; scale out = PATCH of nfv with desired_capacity + 1; scale in =
   the newest member (a resource of the group's nested stack, found in the stack's resources listed with
   nested_depth=2) marked unhealthy, then PATCH with desired_capacity - 1; heal = the member marked unhealthy,
-  then PATCH with no change; stack delete. Each waited for as `openstack stack ... --wait` does: polling
-  the stack until its status ends.
+  then PATCH with no change; change of package = Tacker's RollingUpdate of a group's members
+  (_change_vnfpkg_rolling_update_user_data_default): per VDU1 member, the group's nested stack template with
+  the member's flavor and image-VDU1 set to the new ones, PATCHed to that nested stack, then one PATCH of the
+  top stack with the new package's template, files and nfv; stack delete. Each waited for as
+  `openstack stack ... --wait` does: polling the stack until its status ends.
 
 Measured per step: wall time, the Heat API calls from Heat's own request log (reads / writes between two
 offsets of <state>/log/heat.log), and the module's own `api_calls` (every OpenStack service it called). The lab
@@ -41,23 +46,27 @@ from pathlib import Path
 import openstack
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from heat_change_pkg import ChangeBench  # noqa: E402
+from heat_change_pkg import ChangeBench, own_copy, vnfd_id  # noqa: E402
 from heat_instantiate import CLOUD, FIXTURES, ROOT, Bench, HeatLog, ensure_images, lab_state, stats  # noqa: E402
 
 PACKAGE = FIXTURES / "basic_lcms_min"
 REQUEST = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"}
 VDU, ASPECT = "VDU1", "VDU1_scale"
 UNHEALTHY_REASON = "benchmark baseline"
-# Step pairs compared: module step -> baseline step (the re-run has no baseline: a stack create cannot be re-run).
-PAIRS = (("instantiate", "create"), ("scale_out", "scale_out"), ("scale_in", "scale_in"), ("heal", "heal"), ("terminate", "delete"))
-MODULE_STEPS = ("instantiate", "rerun", "scale_out", "scale_in", "heal", "terminate")
+# Step pairs compared: module step -> baseline step (the re-runs have no baseline: Tacker has no re-run of an operation).
+PAIRS = (("instantiate", "create"), ("scale_out", "scale_out"), ("scale_in", "scale_in"), ("heal", "heal"), ("change_pkg", "change_pkg"),
+         ("terminate", "delete"))
+MODULE_STEPS = ("instantiate", "rerun", "scale_out", "scale_in", "heal", "change_pkg", "change_rerun", "terminate")
+# The new package's VDU1: a flavour of the same disk as m1.tiny (Nova refuses a rebuild's image against a larger
+# disk in the same update) and another image; VDU2 unchanged. (name, vcpus, ram MB, disk GB)
+NEW_FLAVOUR, NEW_IMAGE = ("m1.tiny.2g", 1, 2048, 1), "cirros"
 # A request line of Heat's API and the stack it names, if any (/stacks/<name or id>[/...]).
 REQUEST_LINE = re.compile(r'"(GET|HEAD|POST|PATCH|PUT|DELETE) /v1/[^/\s]+(?:/stacks/([^/?\s]+))?')
 UNSCOPED = ("preview",)
 
 
-def same_stack(conn):
-    """Template, files and the nfv of REQUEST as the module builds them, and the VNFC counts of the level."""
+def same_stack(conn, package=PACKAGE):
+    """Template, files and the nfv of REQUEST as the module builds them from ``package``, and the VNFC counts of the level."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
@@ -65,9 +74,9 @@ def same_stack(conn):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import indexes_for
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
-    with load_package(str(PACKAGE)) as package:
-        template, files = heat_template.load_base_hot(package, REQUEST["flavourId"])
-        flavour = package.flavour(REQUEST["flavourId"])
+    with load_package(str(package)) as loaded:
+        template, files = heat_template.load_base_hot(loaded, REQUEST["flavourId"])
+        flavour = loaded.flavour(REQUEST["flavourId"])
     form = form_of(template)
     counts = nfv_params.vnfc_counts(flavour, REQUEST["instantiationLevelId"])
     names = nfv_params.build_nfv(flavour, REQUEST, indexes_for(counts), form=form)
@@ -81,6 +90,28 @@ def same_stack(conn):
 
     stack_template = with_record_resource(form.stack_template(template, indexes_for(counts)))
     return stack_template, files, nfv_for, counts[VDU]
+
+
+def new_package(work: Path) -> Path:
+    """basic_lcms_min with a vnfdId of its own, VDU1 on NEW_FLAVOUR and booted from NEW_IMAGE (VDU2 as it was)."""
+    path = own_copy(PACKAGE, work / "basic_lcms_min_vdu1_new")
+    df = path / "Definitions" / "v2_sample2_df_simple.yaml"
+    vdu1, vdu2 = df.read_text().split("    VDU2:\n", 1)
+    changed = vdu1.replace("name: cirros-0.5.2-x86_64-disk", "name: " + NEW_IMAGE, 1)
+    changed = changed.replace("requested_additional_capability_name: m1.tiny\n", "requested_additional_capability_name: {0}\n".format(NEW_FLAVOUR[0]), 1)
+    if changed.count(NEW_IMAGE) != 1 or changed.count(NEW_FLAVOUR[0]) != 1:
+        raise SystemExit("expected VDU1 on m1.tiny and cirros-0.5.2-x86_64-disk in " + str(df))
+    df.write_text(changed + "    VDU2:\n" + vdu2)
+    return path
+
+
+def ensure_flavour(conn) -> bool:
+    """NEW_FLAVOUR made (as admin) when the lab has none; True when made here."""
+    name, vcpus, ram, disk = NEW_FLAVOUR
+    if conn.compute.find_flavor(name) is not None:
+        return False
+    conn.compute.create_flavor(name=name, vcpus=vcpus, ram=ram, disk=disk, is_public=True)
+    return True
 
 
 class StackLog(HeatLog):
@@ -156,6 +187,33 @@ class AsgBench(Bench):
             self.mark_unhealthy(resource)
         return self.patch(path, {}, before)
 
+    def baseline_change(self, path: str, new_stack, count: int, before):
+        """Tacker's RollingUpdate of the group's members: each member's flavor and image-VDU1 set in the group's
+        nested stack (one PATCH of that stack, waited for), then one PATCH of the top stack with the new package."""
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
+
+        template, files, nfv_for, _ = new_stack
+        nfv = nfv_for(count)
+        wanted = {"flavor": nfv["VDU"][VDU]["computeFlavourId"], "image-" + VDU: nfv["VDU"][VDU]["vcImageId"]}
+        heat = self.conn.orchestration
+        members = sorted((part for part in vnfc_parts(self.resources(path)).values() if part["vdu"] == VDU), key=lambda part: part["index"])
+        for part in members:
+            link = next(link["href"] for link in part["resource"]["links"] if link["rel"] == "stack")
+            nested = "/stacks/" + link.split("/stacks/", 1)[1]
+            nested_template = heat.get(nested + "/template").json()
+            nested_template["resources"][part["resource"]["resource_name"]]["properties"].update(wanted)
+            # Its updated_time now, so that the wait tells this update's end from the last one's.
+            nested_before = heat.get(nested).json()["stack"]["updated_time"]
+            heat.patch(nested, json={"template": nested_template})
+            self.wait_update(nested, nested_before)
+        heat.patch(path, json={"template": template, "files": files, "parameters": {"nfv": json.dumps(nfv)}})
+        return self.wait_update(path, before)
+
+    def vdu_flavours_and_images(self, server_ids) -> list:
+        """(flavour name, image id) of each server, from Nova (a check, not measured)."""
+        servers = [self.conn.compute.get_server(server) for server in server_ids]
+        return [(server.flavor["original_name"], server.image["id"]) for server in servers]
+
     def vdu_servers(self, path: str) -> list:
         """Server ids of VDU1's members, oldest first (a check, not measured)."""
         from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
@@ -174,7 +232,18 @@ def expect(condition: bool, what: str):
         raise SystemExit("unexpected: " + what)
 
 
-def module_side(bench: AsgBench, name: str) -> dict:
+def change_request(package: Path) -> dict:
+    return {"vnfdId": vnfd_id(package), "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": VDU}]}}
+
+
+def expect_changed(bench: AsgBench, who: str, before: list, after: list, new_image_id: str):
+    """The VDU1 servers kept (same ids), on the new flavour and image."""
+    expect(after == before, "{0} change of package: servers {1} -> {2}".format(who, before, after))
+    found = bench.vdu_flavours_and_images(after)
+    expect(found == [(NEW_FLAVOUR[0], new_image_id)] * len(after), "{0} change of package: flavours and images {1}".format(who, found))
+
+
+def module_side(bench: AsgBench, name: str, package: Path, new_image_id: str) -> dict:
     entry = {}
     known = {}
 
@@ -198,11 +267,17 @@ def module_side(bench: AsgBench, name: str) -> dict:
     vnfc = [item["id"] for item in instance["instantiatedVnfInfo"]["vnfcInfo"] if item["vnfcResourceInfoId"] == first[0]]
     healed = instance_servers(step("heal", "vnf_heal", request={"vnfcInstanceId": vnfc}))
     expect(len(healed) == len(first) and first[0] not in healed, "module heal: {0} -> {1}".format(first, healed))
+    changed = step("change_pkg", "vnf_change_pkg", package=str(package), request=change_request(package))
+    expect(entry["change_pkg"]["changed"] is True, "the change of package changed nothing")
+    expect_changed(bench, "module", healed, instance_servers(changed), new_image_id)
+    step("change_rerun", "vnf_change_pkg", package=str(package), request=change_request(package))
+    expect(entry["change_rerun"]["changed"] is False and entry["change_rerun"]["heat_calls"]["write"] == 0,
+           "the change re-run: changed {0}, {1} Heat writes".format(entry["change_rerun"]["changed"], entry["change_rerun"]["heat_calls"]["write"]))
     step("terminate", "vnf_terminate", request={"terminationType": "FORCEFUL"})
     return entry
 
 
-def baseline_side(bench: AsgBench, name: str, stack) -> dict:
+def baseline_side(bench: AsgBench, name: str, stack, new_stack, new_image_id: str) -> dict:
     template, files, nfv_for, count = stack
     entry = {}
     created = {}
@@ -223,6 +298,9 @@ def baseline_side(bench: AsgBench, name: str, stack) -> dict:
     def heal(server):
         updated[0] = bench.baseline_heal(path, server, updated[0])
 
+    def change():
+        updated[0] = bench.baseline_change(path, new_stack, count, updated[0])
+
     entry["scale_out"] = bench.measure(lambda: scale(count + 1, False), lambda: mine)
     out = bench.vdu_servers(path)
     expect(len(out) == len(first) + 1 and out[:len(first)] == first, "baseline scale out: {0} -> {1}".format(first, out))
@@ -231,6 +309,8 @@ def baseline_side(bench: AsgBench, name: str, stack) -> dict:
     entry["heal"] = bench.measure(lambda: heal(first[0]), lambda: mine)
     healed = bench.vdu_servers(path)
     expect(len(healed) == len(first) and first[0] not in healed, "baseline heal: {0} -> {1}".format(first, healed))
+    entry["change_pkg"] = bench.measure(change, lambda: mine)
+    expect_changed(bench, "baseline", healed, bench.vdu_servers(path), new_image_id)
     entry["delete"] = bench.measure(lambda: bench.stack_delete(name), lambda: mine)
     return entry
 
@@ -246,7 +326,9 @@ def clean_up(bench: AsgBench, module_name: str, baseline_name: str):
         bench.stack_delete(baseline_name)
 
 
-def one_round(bench: AsgBench, stack, number: int) -> dict:
+def one_round(bench: AsgBench, stack, change, number: int) -> dict:
+    """``change``: the new package's path, its stack (as ``same_stack`` gives it) and the Glance id of NEW_IMAGE."""
+    package, new_stack, new_image_id = change
     tag = uuid.uuid4().hex[:6]
     module_name, baseline_name = "bench-asg-m-" + tag, "bench-asg-b-" + tag
     order = ["module", "baseline"] if number % 2 == 0 else ["baseline", "module"]
@@ -254,7 +336,10 @@ def one_round(bench: AsgBench, stack, number: int) -> dict:
     finished = False
     try:
         for who in order:
-            entry[who] = module_side(bench, module_name) if who == "module" else baseline_side(bench, baseline_name, stack)
+            if who == "module":
+                entry[who] = module_side(bench, module_name, package, new_image_id)
+            else:
+                entry[who] = baseline_side(bench, baseline_name, stack, new_stack, new_image_id)
         finished = True
     finally:
         if not finished:
@@ -294,15 +379,25 @@ def main(argv=None) -> int:
         bench = AsgBench(state, Path(work))
         ensure_images(bench.conn)
         stack = same_stack(bench.conn)
+        package = new_package(Path(work))
+        change_req = change_request(package)
+        made_flavour = ensure_flavour(bench.conn)
         rounds = []
-        for number in range(args.rounds):
-            entry = one_round(bench, stack, number)
-            rounds.append(entry)
-            print(json.dumps(entry), flush=True)
+        try:
+            change = (package, same_stack(bench.conn, package), bench.conn.image.find_image(NEW_IMAGE, ignore_missing=False).id)
+            for number in range(args.rounds):
+                entry = one_round(bench, stack, change, number)
+                rounds.append(entry)
+                print(json.dumps(entry), flush=True)
+        finally:
+            if made_flavour:
+                bench.conn.compute.delete_flavor(bench.conn.compute.find_flavor(NEW_FLAVOUR[0]))
     summary = summarise(rounds)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     report = {"benchmark": "heat_asg_lifecycle", "date": stamp.isoformat(), "rounds": args.rounds, "package": "basic_lcms_min",
               "request": REQUEST, "scale": {"aspectId": ASPECT, "numberOfSteps": 1},
+              "change_pkg": {"package": "basic_lcms_min, VDU1 m1.tiny -> {0}, cirros-0.5.2-x86_64-disk -> {1}".format(NEW_FLAVOUR[0], NEW_IMAGE),
+                             "request": change_req},
               "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "load_before": load_before, "load_after": os.getloadavg()},
               "openstacksdk": openstack.version.__version__, "summary": summary, "runs": rounds}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -314,9 +409,10 @@ def main(argv=None) -> int:
         print("{0:12} {1:8}  {2:10}  {3} ({4}-{5})  {6}/{7}  {8}/{9}".format(
             ours, mine["seconds"]["median"], base["seconds"]["median"], ratio["median"], ratio["min"], ratio["max"],
             mine["heat_reads"]["median"], mine["heat_writes"]["median"], base["heat_reads"]["median"], base["heat_writes"]["median"]))
-    rerun = summary["module"]["rerun"]
-    print("rerun        {0:8}  changed {1}, heat {2}/{3}".format(rerun["seconds"]["median"], rerun["changed"], rerun["heat_reads"]["median"],
-                                                                  rerun["heat_writes"]["median"]))
+    for key in ("rerun", "change_rerun"):
+        rerun = summary["module"][key]
+        print("{0:12} {1:8}  changed {2}, heat {3}/{4}".format(key, rerun["seconds"]["median"], rerun["changed"], rerun["heat_reads"]["median"],
+                                                               rerun["heat_writes"]["median"]))
     print("written", path)
     return 0
 

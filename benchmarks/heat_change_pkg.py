@@ -58,13 +58,18 @@ def vnfd_id(path: Path) -> str:
     return yaml.safe_load((path / entry).read_text())["topology_template"]["node_templates"]["VNF"]["properties"]["descriptor_id"]
 
 
-def bench_package(work: Path) -> Path:
-    """userdata_standard with a vnfdId of its own and VDU1, VDU2 on m1.small (was m1.tiny)."""
-    path = work / "userdata_standard_small"
-    shutil.copytree(PACKAGE, path)
-    old_id, new_id = vnfd_id(PACKAGE), str(uuid.uuid4())
+def own_copy(source: Path, path: Path) -> Path:
+    """A copy of the package ``source`` at ``path`` with a vnfdId of its own (Tacker's samples share theirs)."""
+    shutil.copytree(source, path)
+    old_id, new_id = vnfd_id(source), str(uuid.uuid4())
     for file in (path / "Definitions").glob("*.yaml"):
         file.write_text(file.read_text().replace(old_id, new_id))
+    return path
+
+
+def bench_package(work: Path) -> Path:
+    """userdata_standard with a vnfdId of its own and VDU1, VDU2 on m1.small (was m1.tiny)."""
+    path = own_copy(PACKAGE, work / "userdata_standard_small")
     df = path / "Definitions" / "v2_sample3_df_simple.yaml"
     text = df.read_text()
     if text.count(TINY) != 2:
