@@ -13,7 +13,7 @@ Tacker v2's RollingUpdate of this form, one VNFC at a time:
 
 A VDU the request does not name must come out of the new package unchanged: its VNFCs would otherwise change all at
 once in that last update. ``members`` lists the scaling group members as they are:
-``[{"name", "vdu", "group", "server", "properties"}]`` (properties from the group's nested template).
+``[{"name", "vdu", "group", "group_stack", "server", "properties"}]`` (properties from the group's nested template).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def server_nfv(stack, desired, vdu_id):
 
 
 def rolling_steps(base, desired, vdu_ids, form, members):
-    """``[{"vnfc", "vdu", "group"?, "properties"?, "stack", "changes"}]``: one update per VNFC whose form changes, in order.
+    """``[{"vnfc", "vdu", "group"?, "group_stack"?, "properties"?, "stack", "changes"}]``: one update per VNFC whose form changes, in order.
 
     A member step sets the member's properties in its group's nested stack (``stack`` stays the top stack as it is);
     a server step is the top stack with the server's nfv entries from ``desired``.
@@ -102,14 +102,13 @@ def rolling_steps(base, desired, vdu_ids, form, members):
             for member in [item for item in members if item["group"] == group]:
                 changes = {key: [member["properties"].get(key), value] for key, value in wanted.items() if member["properties"].get(key) != value}
                 if changes:
-                    steps.append({"vnfc": member["name"], "vdu": vdu_id, "group": group, "properties": dict(member["properties"], **wanted),
-                                  "stack": last, "changes": changes})
+                    steps.append({"vnfc": member["name"], "vdu": vdu_id, "group": group, "group_stack": member["group_stack"],
+                                  "properties": dict(member["properties"], **wanted), "stack": last, "changes": changes})
         elif vdu_id in new_resources and vdu_id in stack_resources(last):
             stack = dict(last, nfv=server_nfv(last, desired, vdu_id))
-            plan = stack_plan(last, stack)
-            if not plan["is_noop"]:
-                changes = {key: [value, stack["nfv"][section][key]] for section in ("VDU", "CP")
-                           for key, value in (last["nfv"].get(section) or {}).items() if stack["nfv"][section].get(key) != value}
+            changes = {key: [(last["nfv"].get(section) or {}).get(key), value] for section in ("VDU", "CP")
+                       for key, value in (stack["nfv"].get(section) or {}).items() if (last["nfv"].get(section) or {}).get(key) != value}
+            if changes:
                 steps.append({"vnfc": vdu_id, "vdu": vdu_id, "stack": stack, "changes": changes})
                 last = stack
     return steps

@@ -121,8 +121,8 @@ def current_stack(vim, stack):
 
 
 def group_members(vim, stack, form):
-    """``[{"name", "vdu", "group", "server", "properties"}]``: each scaling group member, oldest first per VDU, with its
-    properties as its group's nested template has them."""
+    """``[{"name", "vdu", "group", "group_stack", "server", "properties"}]``: each scaling group member, oldest first per
+    VDU, with its group's nested stack and its properties as that stack's template has them."""
     if not form.groups:
         return []
     parts = vnfc_parts(vim.stacks.resources(stack))
@@ -135,19 +135,19 @@ def group_members(vim, stack, form):
             templates[nested["id"]] = vim.stacks.template(nested)
         definition = (templates[nested["id"]].get("resources") or {}).get(name) or {}
         server = next(iter(part["servers"].values()), {})
-        members.append({"name": name, "vdu": part["vdu"], "group": part["group"], "server": server.get("physical_resource_id"),
-                        "properties": definition.get("properties") or {}})
+        members.append({"name": name, "vdu": part["vdu"], "group": part["group"], "group_stack": nested,
+                        "server": server.get("physical_resource_id"), "properties": definition.get("properties") or {}})
     return members
 
 
 def update_member(vim, stack, step, waits, progress):
     """Set one scaling group member's properties in its group's nested stack (a PATCH of that stack alone)."""
-    found = [item for item in vim.stacks.resources(stack) if item["resource_name"] == step["vnfc"] and item.get("parent_resource") == step["group"]]
-    if not found:
-        raise ConflictError("update", "member {0} of {1}".format(step["vnfc"], step["group"]), "the scaling group no longer has it; roll back or fail")
-    nested = owner_stack(found[0])
+    nested = step["group_stack"]
     template = vim.stacks.template(nested)
-    template["resources"][step["vnfc"]]["properties"] = copy.deepcopy(step["properties"])
+    definition = (template.get("resources") or {}).get(step["vnfc"])
+    if not isinstance(definition, dict):
+        raise ConflictError("update", "member {0} of {1}".format(step["vnfc"], step["group"]), "the scaling group no longer has it; roll back or fail")
+    definition["properties"] = copy.deepcopy(step["properties"])
     # The nested stack keeps its files (a PATCH merges them); the new nested templates come with the last update.
     update_stack(vim, nested, template, None, waits, progress, files={})
     progress["stack"] = stack

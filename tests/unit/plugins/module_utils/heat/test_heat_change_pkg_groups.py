@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import build_nfv, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import used_files
 
+GROUP_STACK = {"stack_name": "vnf-1-VDU1_scale_group-abc", "id": "nested-id"}
 OLD_PROPERTIES = {"flavor": "m1.tiny", "image-VDU1": "cirros-0.5.2-x86_64-disk", "net5": "net-id", "affinity": "group-id"}
 
 
@@ -32,8 +33,8 @@ def stacks(flavour_and_hot):
 
 
 def members(properties=None, count=3):
-    return [{"name": "member{0}".format(index), "vdu": "VDU1", "group": "VDU1_scale_group", "server": "server{0}".format(index),
-             "properties": dict(properties or OLD_PROPERTIES)} for index in range(count)]
+    return [{"name": "member{0}".format(index), "vdu": "VDU1", "group": "VDU1_scale_group", "group_stack": GROUP_STACK,
+             "server": "server{0}".format(index), "properties": dict(properties or OLD_PROPERTIES)} for index in range(count)]
 
 
 def test_member_properties_are_the_flavour_and_images_the_definition_reads(stacks):
@@ -52,6 +53,8 @@ def test_each_member_is_one_step_then_the_whole_stack(stacks):
     steps = change_pkg_groups.rolling_steps(current, desired, ["VDU1"], form, members())
     # A member keeps the properties the change does not roll (its network, its server group).
     assert steps[0]["properties"] == dict(OLD_PROPERTIES, flavor="m1.small", **{"image-VDU1": "cirros"})
+    # The stack the step PATCHes: the group's own, as the members were read.
+    assert steps[0]["group_stack"] == GROUP_STACK
 
 
 def test_a_member_already_in_its_new_form_is_left_alone(stacks):
