@@ -148,6 +148,15 @@ options:
       - "Without it, a request that names a Python script is refused before anything is written. The record keeps
         the script's text and this opt-in, so M(nfv.vnflcm.vnf_lcm_op_occ) retries and rolls back without it."
       - Ansible task files (C(.yml)) never need it.
+      - "OpenStack: it also runs the new package's user-data script the request names (C(additionalParams.lcm-operation-user-data)
+        and a C(lcm-operation-user-data-class) other than Tacker's own C(StandardUserData) / C(DefaultUserData)): its
+        C(change_vnfpkg(req, inst, grant_req, grant, tmp_csar_dir)) gives the stack the change goes to (its fields as they
+        are when it returns C(existing: false), else merged into the stack as it is, as Tacker does), then the VNFCs of
+        C(vdu_params) move to it one at a time as usual. It runs as described for
+        M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:allow_package_scripts) (a subprocess, a copy of
+        the package, no credentials, bounded by O(wait_timeout)); the grant request removes and adds each VNFC of
+        C(vdu_params). Without a script in the request, the new package's stack is built in, and what a script of the
+        old package set is replaced (a VDU not in C(vdu_params) that would change is refused, as always)."
     type: bool
     default: false
 extends_documentation_fragment:

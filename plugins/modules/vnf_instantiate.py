@@ -78,8 +78,8 @@ options:
         Merge Patch of the stack's C(nfv) parameter) shape the stack, see the description."
       - "OpenStack: C(additionalParams.lcm-operation-user-data) / C(lcm-operation-user-data-class) may name Tacker's
         own class of the template's form (C(StandardUserData) or C(DefaultUserData)), which the module does built in;
-        any other class is a package script that computes the stack, and is refused before anything is written
-        (package code that shapes the stack is never run; give its changes as C(additionalParams.nfv))."
+        any other class is a package script that computes the stack: refused before anything is written unless
+        O(allow_package_scripts=true) (or give its changes as C(additionalParams.nfv))."
       - The fields below are those most often set; the module validates the whole body itself against SOL003
         before anything is written, and an error names the field (C(extVirtualLinks[0].extCps[1].cpdId)).
     type: dict
@@ -176,6 +176,31 @@ options:
     description:
       - Whether the def files may create cluster-scoped objects (Namespace, ClusterRole, ...).
         They are listed in RV(plan.cluster_scoped) either way; without this option they are refused.
+    type: bool
+    default: false
+  allow_package_scripts:
+    description:
+      - "OpenStack: run the package user-data script the request names (C(additionalParams.lcm-operation-user-data),
+        a Python file of the package, and C(lcm-operation-user-data-class), a class other than Tacker's own
+        C(StandardUserData) / C(DefaultUserData)), as Tacker v2 does, to compute the stack's template, nested files and
+        C(nfv) parameter. B(This runs the package's code on the host that runs the module), with that host's rights:
+        enable it only for packages you trust as you trust a playbook."
+      - "The class's C(instantiate(req, inst, grant_req, grant, tmp_csar_dir)) runs in a subprocess of the Python that
+        runs the module, bounded by O(wait_timeout), as Tacker's C(userdata_main.py) runs it: C(tmp_csar_dir) is a
+        private copy of the package (on C(sys.path), so the script imports the package's other modules), the other
+        arguments are plain dicts in Tacker's shapes (the grant request has a C(COMPUTE) resource per VNFC and a
+        C(STORAGE) one per volume; the grant has no C(vimAssets) or C(zones), as there is no NFVO, so a script takes
+        flavours and images from the VNFD). The script gets no credentials (no C(accessInfo), an environment of
+        E(PATH), E(HOME), the locale and E(PYTHONPATH) only). It returns Tacker's stack fields (C(template) and
+        C(files) as YAML text, C(parameters.nfv)); they are checked, and Heat's preview judges the stack, before it
+        is created. Modules the script imports must be installed for that Python (scripts derived from Tacker's
+        import Tacker itself)."
+      - "Later operations do not run it: scale, heal and M(nfv.vnflcm.vnf_change_ext_conn) apply their built-in change
+        to the stack as the script made it (what the script set for a VNFC stays while that VNFC does), and a request
+        of theirs that names the script is refused. A change of package runs the new package's script with
+        M(nfv.vnflcm.vnf_change_pkg)'s O(nfv.vnflcm.vnf_change_pkg#module:allow_package_scripts)."
+      - Without it, a request that names such a script is refused before anything is written, and the message names
+        this option. Kubernetes ignores it.
     type: bool
     default: false
 extends_documentation_fragment:
@@ -352,6 +377,7 @@ def main():
             "vnf_instance_description": {"type": "str"},
             "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
             "allow_cluster_scoped": {"type": "bool", "default": False},
+            "allow_package_scripts": {"type": "bool", "default": False},
         },
         ("kubernetes", "openstack", "wait"),
     )

@@ -14,7 +14,7 @@ A flavour uses one form; a template with any AutoScalingGroup is DefaultUserData
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
     NFV_PARAM,
     build_stack_template,
@@ -74,37 +74,3 @@ def form_of(template):
             raise PackageError(None, "AutoScalingGroups {0} and {1} both scale VDU {2}".format(groups[path[2]], name, path[2]))
         groups[path[2]] = name
     return Form(DEFAULT, groups) if groups else STANDARD_FORM
-
-
-# ---------------------------------------------------------------------------------------------
-# Package user-data scripts (Tacker's additionalParams.lcm-operation-user-data / -class)
-
-USER_DATA = "lcm-operation-user-data"
-USER_DATA_CLASS = "lcm-operation-user-data-class"
-
-
-def check_user_data(request, form, what):
-    """Refuse a package user-data script, before anything is written, unless it names the class of the template's form.
-
-    Tacker's own classes (StandardUserData, DefaultUserData) are what this collection does built in. Any other class is
-    package code that computes the stack's parameters; it is never run: such scripts import Tacker's own modules
-    (userdata_utils), and ``additionalParams.nfv`` (a JSON Merge Patch of the nfv parameter) covers what they change.
-    """
-    params = (request or {}).get("additionalParams") or {}
-    script, name = params.get(USER_DATA), params.get(USER_DATA_CLASS)
-    if script is None and name is None:
-        return
-    if name == form.name:
-        return
-    if name in (STANDARD, DEFAULT):
-        reason = "{0} does not fit the flavour's BaseHOT, which is of the {1} form ({2})".format(name, form.name, _form_text(form))
-        raise ValidationError(what, "additionalParams." + USER_DATA_CLASS, reason)
-    reason = ("{0!r} (class {1!r}) is a package user-data script; this collection does not run package code that computes the stack: "
-              "give the changes it would make as additionalParams.nfv, or name {2} (the BaseHOT's form, done built in)").format(script, name, form.name)
-    raise ValidationError(what, "additionalParams." + USER_DATA, reason)
-
-
-def _form_text(form):
-    if form.per_vnfc:
-        return "one Heat resource per VNFC"
-    return "AutoScalingGroups {0}".format(", ".join(sorted(form.groups.values())))

@@ -61,11 +61,12 @@ def heat_instantiate(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     vim = heat_vim(params)
-    # The module needs the VNFD and the BaseHOT only: hook scripts are the role's (they only warn here),
+    # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
         operation = vm.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-                                        params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode)
+                                        params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
+                                        allow_scripts=params.get("allow_package_scripts"))
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 

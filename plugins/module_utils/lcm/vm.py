@@ -21,10 +21,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import (
     PackageError,
     ValidationError,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, recordable_vims, sdk_errors
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import check_user_data, form_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info, heal_targets, marked_members, members_to_remove
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
@@ -41,6 +41,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
     changed_levels,
@@ -51,7 +52,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
     target_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
+    HEAL_VNF_REQUEST,
     INSTANTIATE_VNF_REQUEST,
+    SCALE_VNF_REQUEST,
+    SCALE_VNF_TO_LEVEL_REQUEST,
     heals_storage,
     validate_heal_request,
     validate_instantiate_request,
@@ -84,7 +88,22 @@ class HeatVim:
 # The stack a VNF instance gets
 
 def desired_stack(private, indexes, image_ids):
-    """``(template, nfv)`` for VNFCs ``indexes`` (VDU -> list of indexes), from the record's private state."""
+    """``(template, nfv)`` for VNFCs ``indexes`` (VDU -> list of indexes), from the record's private state.
+
+    On a stack a package user-data script made (``private["user_data"]``), the built-in change from what the script was
+    given to what is asked now is applied to the stack as the script made it (as Tacker merges an operation's fields into
+    the stack): what the script set for a VNFC stays while that VNFC does; VNFCs added later get the built-in entries.
+    """
+    template, nfv = built_in_stack(private, indexes, image_ids)
+    made = private.get("user_data")
+    if made:
+        before_template, before_nfv = built_in_stack(dict(private, request=made["request"]), made["vnfcs"], image_ids)
+        template, nfv = rebase(made["stack"]["template"], before_template, template), rebase(made["stack"]["nfv"], before_nfv, nfv)
+    return template, nfv
+
+
+def built_in_stack(private, indexes, image_ids):
+    """``(template, nfv)`` as this collection builds them (Tacker's StandardUserData / DefaultUserData)."""
     flavour, request = private["flavour"], private["request"]
     managed = [link["vnfVirtualLinkDescId"] for link in request.get("extManagedVirtualLinks") or []]
     form = form_of(private["base_template"])
@@ -213,8 +232,11 @@ def instantiation_summary(request):
     return {key: request.get(key) for key in keys}
 
 
-def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False):
-    """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT."""
+def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False, allow_scripts=False):
+    """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT.
+
+    ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py).
+    """
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
     request = validate_instantiate_request(request, vnfd)
@@ -234,11 +256,14 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     form = load_form(base_template)
-    check_user_data(request, form, INSTANTIATE_VNF_REQUEST)
+    script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, "INSTANTIATE", allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
     private["images"] = resolve_images(vim, names_nfv, flavour, request)
     template, nfv = desired_stack(private, indexes, private["images"])
+    if script:
+        template, files, nfv = scripted_stack(package, script, request, instance, private, indexes, files, waits)
+        check_flavours(vim, nfv, request)
     name_of_stack = stack_name(instance["id"])
     plan = {
         "operation": "INSTANTIATE",
@@ -250,6 +275,9 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         "warnings": list(package.warnings),
         "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())],
     }
+    if script:
+        plan["user_data"] = "{0} ({1}.instantiate)".format(script["path"], script["class"])
+        plan["lines"].insert(0, "stack fields computed by the package user-data script " + plan["user_data"])
     # Heat's verdict on the whole stack before anything is created (it checks flavours, images, networks).
     shown = preview_summary(vim.stacks.preview_create(name_of_stack, template, files, {"nfv": nfv}))
     if preview:
@@ -282,6 +310,22 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     diff = {"before": {"instantiationState": instance.get("instantiationState")},
             "after": {"instantiationState": INSTANTIATED, "stack": name_of_stack, "resources": plan["resources"], "nfv": nfv}}
     return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def scripted_stack(package, script, request, instance, private, indexes, files, waits):
+    """``(template, files, nfv)`` the package user-data script's ``instantiate`` returns; ``private`` keeps what later
+    operations need to apply their built-in changes to that stack (:func:`desired_stack`)."""
+    arguments = user_data.instantiate_arguments(request, instance, private["flavour"], indexes, "instantiate-" + instance["id"])
+    fields = user_data.run_script(package, script, "instantiate", arguments, waits.timeout, INSTANTIATE_VNF_REQUEST)
+    where = "the result of package user-data script {0} ({1}.instantiate)".format(script["path"], script["class"])
+    if fields["template"] is None or fields["nfv"] is None:
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + " has no template or no nfv parameter")
+    if heat_template.NFV_PARAM not in (fields["template"].get("parameters") or {}):
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + ": its template does not take the nfv parameter")
+    template = with_record_resource(fields["template"])
+    private["user_data"] = {"script": script["path"], "class": script["class"], "stack": {"template": template, "nfv": fields["nfv"]},
+                            "request": copy.deepcopy(request), "vnfcs": copy.deepcopy(indexes)}
+    return template, files if fields["files"] is None else fields["files"], fields["nfv"]
 
 
 def already_instantiated(instance, wanted, store, op_occs, version):
@@ -379,6 +423,12 @@ def update_stack(vim, stack, template, nfv, waits, progress, files=None):
     return vim.stacks.wait(stack, "UPDATE", marker, waits.timeout, progress)
 
 
+def refuse_scripts(request, private, what, operation):
+    """A request of an operation that is not given the package may name the form's built-in class only (heat/user_data.py)."""
+    if user_data.names_script(request):
+        user_data.script_of(request, form_of(private["base_template"]), what, operation)
+
+
 def stack_description(private, indexes):
     template, nfv = desired_stack(private, indexes, private.get("images") or {})
     return {"template": template, "files": {}, "nfv": nfv}
@@ -395,6 +445,7 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
     private = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_request(request, private["flavour"], levels)
+    refuse_scripts(request, private, SCALE_VNF_REQUEST, "SCALE")
     aspect_id = request["aspectId"]
     level = scale_level_after(levels.get(aspect_id, 0), request)
     indexes = rescaled(private["vnfcs"], replicas_for(private["flavour"], aspect_id, level))
@@ -412,6 +463,7 @@ def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
     private = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_to_level_request(request)
+    refuse_scripts(request, private, SCALE_VNF_TO_LEVEL_REQUEST, "SCALE_TO_LEVEL")
     changes = changed_levels(levels, target_scale_levels(private["flavour"], request, levels))
     levels_plan = {"from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
                    "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
@@ -490,6 +542,7 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, "HEAL")
     request = validate_heal_request(request or {}, instance)
+    refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, "HEAL")
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}

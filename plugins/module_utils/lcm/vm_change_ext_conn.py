@@ -24,6 +24,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Opera
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     check_connectivity,
     located_stack,
+    refuse_scripts,
     refreshed,
     stack_description,
     stack_nfv,
@@ -42,6 +43,7 @@ def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
     instance, op_occs, version = found
     private = private_state(instance)
     request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
+    refuse_scripts(request, private, WHAT, OPERATION)
     new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"], form_of(private["base_template"]))
     check_connectivity(vim, request, WHAT)
     new_private = dict(private, request=new_request)

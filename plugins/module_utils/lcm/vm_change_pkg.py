@@ -20,12 +20,13 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import check_user_data, form_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -43,6 +44,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state, vnfd_identity
 
 OPERATION = "CHANGE_VNFPKG"
@@ -55,7 +57,8 @@ FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
 def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False):
     """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
 
-    ``allow_scripts``: the user's opt-in to the package's Python coordination scripts (coordination.ALLOW_SCRIPTS).
+    ``allow_scripts``: the user's opt-in to the package's Python scripts: coordination scripts (coordination.ALLOW_SCRIPTS)
+    and a user-data script (heat/user_data.py), whose ``change_vnfpkg`` then gives the stack the change goes to.
     """
     waits = waits or Waits()
     instance = found[0]
@@ -71,7 +74,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     if form.name != old_form.name:
         raise ValidationError(WHAT, "vnfdId", "the new package's BaseHOT is of the {0} form, the instance's stack of the {1} form: "
                                               "a change of package keeps the form".format(form.name, old_form.name))
-    check_user_data(request, form, WHAT)
+    script = user_data.script_of(request, form, WHAT, "CHANGE_VNFPKG", allow_scripts)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
@@ -81,14 +84,23 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     check_flavours(vim, named["nfv"], request, WHAT)
     images = resolve_images(vim, named["nfv"], flavour, request, what=WHAT)
     desired = dict(named, nfv=nfv_params.with_image_ids(named["nfv"], images))
+    effective = change_pkg.effective_request(private["request"], request, sol_change_pkg.new_flavour(new_vnfd, instance))
+    made = None
+    if script:
+        desired = scripted_change(vim, package, script, request, instance, old_form, waits)
+        check_flavours(vim, desired["nfv"], request, WHAT)
+        made = {"script": script["path"], "class": script["class"], "stack": {"template": desired["template"], "nfv": desired["nfv"]},
+                "request": effective, "vnfcs": private["vnfcs"]}
     new_private = {
         "flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
         "base_template": base_template,
-        "request": change_pkg.effective_request(private["request"], request, sol_change_pkg.new_flavour(new_vnfd, instance)),
+        "request": effective,
         "instantiation": private.get("instantiation"),
         "vnfcs": private["vnfcs"],
         "images": images,
     }
+    if made:
+        new_private["user_data"] = made
     job = {
         "vdu_params": request["additionalParams"]["vdu_params"],
         "hooks": hooks,
@@ -98,6 +110,27 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "fields": recordable_fields(sol_change_pkg.merged_instance_fields(instance, request)),
     }
     return change_operation(vim, store, found, request, job, waits, preview)
+
+
+def scripted_change(vim, package, script, request, instance, old_form, waits):
+    """``{"template", "files", "nfv"}`` of the stack the package user-data script's ``change_vnfpkg`` gives: its fields as they
+    are when it says ``existing: False``, else merged into the stack as Heat has it (Tacker's way)."""
+    inst = user_data.tacker_instance(instance, old_form, PRIVATE)
+    vdu_ids = [item["vdu_id"] for item in request["additionalParams"]["vdu_params"]]
+    arguments = user_data.change_vnfpkg_arguments(request, inst, instance["instantiatedVnfInfo"]["flavourId"], vdu_ids,
+                                                  "change-vnfpkg-" + instance["id"])
+    fields = user_data.run_script(package, script, "change_vnfpkg", arguments, waits.timeout, WHAT)
+    where = "the result of package user-data script {0} ({1}.change_vnfpkg)".format(script["path"], script["class"])
+    if not fields["existing"]:
+        if fields["template"] is None or fields["nfv"] is None:
+            raise ValidationError(WHAT, "additionalParams." + user_data.USER_DATA, where + " says existing: false without a template and an nfv parameter")
+        return {"template": with_record_resource(fields["template"]), "files": fields["files"] or {}, "nfv": fields["nfv"]}
+    stack = located_stack(instance)
+    template = vim.stacks.template(stack)
+    if fields["template"] is not None:
+        template = with_record_resource(merge_patch(template, fields["template"]))
+    files = heat_template.used_files(template, dict(vim.stacks.files(stack), **(fields["files"] or {})))
+    return {"template": template, "files": files, "nfv": merge_patch(stack_nfv(vim, stack), fields["nfv"] or {})}
 
 
 def recordable_fields(fields):

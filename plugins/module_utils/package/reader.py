@@ -12,7 +12,9 @@ test packages list a management driver that Tacker only adds when it builds the 
 from __future__ import annotations
 
 import copy
+import os
 import posixpath
+import shutil
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package import def_files
@@ -79,6 +81,14 @@ class VnfPackage:
     def read_file(self, relpath):
         """The bytes of a package file; paths that leave the package are refused."""
         return self._source.read(normalize_relpath(relpath, self._source.describe(relpath)))
+
+    def extract_to(self, directory):
+        """Copy every file of the package into ``directory`` (streamed, zip or not): the copy a package script is given."""
+        for relpath in self._source.names():
+            target = os.path.join(directory, *normalize_relpath(relpath, self._source.describe(relpath)).split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with self._source.open_stream(relpath) as source, open(target, "wb") as handle:
+                shutil.copyfileobj(source, handle)
 
     def load_yaml_documents(self, relpath):
         """The non-empty YAML documents of a package file; errors name the file and the line."""

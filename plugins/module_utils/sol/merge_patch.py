@@ -69,3 +69,22 @@ def _null_member_path(value, path):
         if found is not None:
             return found
     return None
+
+
+def rebase(target, before, after):
+    """``target`` with the change from ``before`` to ``after`` made to it: members ``after`` dropped are dropped, members it
+    added or changed are set (objects member by member, anything else whole); what the change leaves alone keeps
+    ``target``'s value. ``rebase(before, before, after) == after``. Unlike a merge patch, a null value is kept. Pure.
+    """
+    if not isinstance(target, dict) or not isinstance(before, dict) or not isinstance(after, dict):
+        return copy.deepcopy(target if before == after and type(before) is type(after) else after)
+    result = copy.deepcopy(target)
+    for name in before:
+        if name not in after:
+            result.pop(name, None)
+    for name, value in after.items():
+        if name not in before:
+            result[name] = copy.deepcopy(value)
+        elif before[name] != value or type(before[name]) is not type(value):
+            result[name] = rebase(result.get(name), before[name], value)
+    return result

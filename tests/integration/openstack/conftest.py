@@ -65,6 +65,7 @@ XDIST_GROUPS = {
     'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-runner]': 'lifecycle',
     'test_heat_nova_neutron.py': 'lifecycle',
     'test_vnf_heat_asg.py::test_min_package_change_rolls_the_group_members_one_at_a_time': 'asg-change',
+    'test_vnf_heat_asg.py::test_min_package_scale_in_and_heal_killed_while_heat_updates_are_retried': 'asg-faults',
 }
 
 

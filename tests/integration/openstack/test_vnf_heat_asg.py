@@ -4,7 +4,8 @@
 """Tacker's DefaultUserData packages on the tier-2 lab: VDU1 is an OS::Heat::AutoScalingGroup, VDU2 a plain server.
 
 basic_lcms_min: instantiate at level 2 (three VDU1 members), scale in (the newest member goes), scale out, heal one
-member (a new server, the others kept), terminate (no server left). basic_lcms_max: instantiate at level 1 with a
+member (a new server, the others kept), terminate (no server left); a scale in and a heal whose module is killed while
+Heat updates, retried; the change of package, member by member. basic_lcms_max: instantiate at level 1 with a
 fixed address on VDU2_CP2 (after a create that fails in Nova, rolled back), then ChangeExtVnfConnectivity gives that
 port another fixed address (servers kept).
 """
@@ -22,6 +23,7 @@ import uuid
 import pytest
 import yaml
 
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     change,
@@ -164,6 +166,57 @@ def test_min_package_scales_heals_and_terminates_through_its_scaling_group(lab, 
     assert not gone.get("failed"), gone.get("msg")
     assert stacks_named(admin_conn, stack_name) == []
     assert all(server_gone(admin_conn, server) for server in after + vdu2)
+
+
+def updating(admin_conn, stack_name):
+    return admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS"
+
+
+def group_servers(admin_conn, stack_name):
+    """Server ids of the stack's VDU1 scaling group members, as Heat has them now (the update settled)."""
+    stack = admin_conn.orchestration.find_stack(stack_name)
+    resources = admin_conn.orchestration.get("/stacks/{0}/{1}/resources?nested_depth=2".format(stack.name, stack.id)).json()["resources"]
+    return sorted(item["physical_resource_id"] for item in resources
+                  if item["resource_type"] == "OS::Nova::Server" and item["resource_name"] == "VDU1" and item["physical_resource_id"])
+
+
+def test_min_package_scale_in_and_heal_killed_while_heat_updates_are_retried(lab, admin_conn, ansible_task, tacker_packages):
+    name = "vnf-asgk-" + uuid.uuid4().hex[:6]
+    package = os.path.join(tacker_packages, "basic_lcms_min")
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    try:
+        done = instantiate(ansible_task, package, name, {"flavourId": "simple", "instantiationLevelId": "instantiation_level_2"})
+        assert not done.get("failed"), done.get("msg")
+        stack_name = info_of(done)["metadata"]["stack_name"]
+        vdu1 = vdu_servers(done, "VDU1")
+
+        # Scale in, the module killed once Heat updates: the retry ends it; the newest member is the one gone.
+        task = ansible_task("vnf_scale", dict(base, request={"type": "SCALE_IN", "aspectId": "VDU1_scale"}), background=True)
+        occ = kill_when(admin_conn, stack_name, lambda _instance: updating(admin_conn, stack_name))
+        task.wait()
+        retried = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
+        assert not retried.get("failed"), retried.get("msg")
+        assert (retried["vnf_lcm_op_occ"]["id"], retried["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "COMPLETED")
+        assert vdu_servers(retried, "VDU1") == vdu1[:2] and server_gone(admin_conn, vdu1[2])
+        assert info_of(retried)["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 1}]
+
+        # Heal of the oldest member, killed once Heat updates: the retry marks nothing more (that server is gone) and
+        # ends the update; the member Heat re-created is kept, the other member untouched.
+        oldest = [item["id"] for item in info_of(retried)["vnfcInfo"] if item["vnfcResourceInfoId"] == vdu1[0]]
+        task = ansible_task("vnf_heal", dict(base, request={"vnfcInstanceId": oldest}), background=True)
+        occ = kill_when(admin_conn, stack_name, lambda _instance: updating(admin_conn, stack_name))
+        task.wait()
+        wait_for(lambda: not updating(admin_conn, stack_name), "the heal's stack update to end", timeout=300, sleep=1)
+        recreated = group_servers(admin_conn, stack_name)
+        assert vdu1[0] not in recreated and vdu1[1] in recreated and len(recreated) == 2
+        healed = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
+        assert not healed.get("failed"), healed.get("msg")
+        assert (healed["vnf_lcm_op_occ"]["id"], healed["vnf_lcm_op_occ"]["operationState"]) == (occ["id"], "COMPLETED")
+        assert sorted(vdu_servers(healed, "VDU1")) == recreated and group_servers(admin_conn, stack_name) == recreated
+    finally:
+        gone = terminate(ansible_task, base)
+    assert not gone.get("failed"), gone.get("msg")
+    assert stacks_named(admin_conn, stack_name) == []
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import DEFAULT, STANDARD, check_user_data, form_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import DEFAULT, STANDARD, form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import build_nfv, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import (
     build_instantiated_info,
@@ -129,25 +129,6 @@ def test_scale_in_marks_the_newest_members_and_heal_marks_the_member_whole():
     assert [item["resource_name"] for item in members_to_remove(MIN_RESOURCES, {"VDU1": 1, "VDU2": 1})] == ["m-new"]
     assert members_to_remove(MIN_RESOURCES, {"VDU1": 2, "VDU2": 1}) == []
     assert [item["resource_name"] for item in heal_targets(MIN_RESOURCES, ["srv-old", "srv-2"])] == ["VDU2", "m-old"]
-
-
-@pytest.mark.parametrize("params, field", [
-    ({"lcm-operation-user-data": "./UserData/mine.py", "lcm-operation-user-data-class": "MyUserData"}, "additionalParams.lcm-operation-user-data"),
-    ({"lcm-operation-user-data": "./UserData/userdata_standard.py", "lcm-operation-user-data-class": "StandardUserData"},
-     "additionalParams.lcm-operation-user-data-class"),
-])
-def test_package_user_data_scripts_are_refused_unless_they_name_the_form(lcms, params, field):
-    form = form_of(lcms("basic_lcms_min")[1])
-    with pytest.raises(ValidationError) as raised:
-        check_user_data({"additionalParams": params}, form, "InstantiateVnfRequest")
-    assert raised.value.field == field
-
-
-def test_tackers_own_class_of_the_form_is_done_built_in(lcms):
-    check_user_data({"additionalParams": {"lcm-operation-user-data": "./UserData/x.py", "lcm-operation-user-data-class": "DefaultUserData"}},
-                    form_of(lcms("basic_lcms_min")[1]), "InstantiateVnfRequest")
-    check_user_data({"additionalParams": {"lcm-operation-user-data-class": "StandardUserData"}}, form_of(lcms("userdata_standard")[1]), "x")
-    check_user_data({}, form_of(lcms("userdata_standard")[1]), "x")
 
 
 def test_marks_a_killed_scale_in_left_are_found_by_their_reason():

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 
 import pytest
@@ -107,3 +108,44 @@ def test_scale_to_level_rollback_restores_the_recorded_vnfcs(instantiated):
     assert operation.name == "SCALE_TO_LEVEL" and operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]}
     assert operation.plan["to_levels"] == {"VDU1_scale": 0}
     assert vm.plan_resume(vim, store, found, failed, "retry").plan["to_levels"] == {"VDU1_scale": 1}
+
+
+def scripted(found):
+    """The record of ``found`` as if a package user-data script had made its stack: VDU1-0 on a flavour of its own, an extra nfv entry."""
+    private = found[0]["instantiatedVnfInfo"]["metadata"][PRIVATE]
+    template, nfv = vm.built_in_stack(private, private["vnfcs"], {})
+    made = copy.deepcopy(nfv)
+    made["VDU"]["VDU1-0"]["computeFlavourId"] = "m1.mine"
+    made["extra"] = {"by": "script"}
+    private["user_data"] = {"script": "UserData/mine.py", "class": "MyUserData", "stack": {"template": template, "nfv": made},
+                            "request": copy.deepcopy(private["request"]), "vnfcs": copy.deepcopy(private["vnfcs"])}
+    return private, template, made
+
+
+def test_a_scale_applies_its_built_in_change_to_the_stack_a_script_made(instantiated):
+    vim, stacks, store, found = instantiated
+    private, template, made = scripted(found)
+    out_template, out_nfv = vm.desired_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})
+    built_in = vm.built_in_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})[1]
+    assert out_nfv["VDU"]["VDU1-0"]["computeFlavourId"] == "m1.mine" and out_nfv["extra"] == {"by": "script"}
+    assert out_nfv["VDU"]["VDU1-1"] == built_in["VDU"]["VDU1-1"] and "VDU1-1" in out_template["resources"]
+    # Back to the VNFCs the script made the stack for: the stack as it made it, exactly.
+    assert vm.desired_stack(private, private["vnfcs"], {}) == (template, made)
+    # Scale in of the VNFC the script set: it goes, with what the script set for it.
+    assert "VDU1-0" not in vm.desired_stack(private, {"VDU1": [1], "VDU2": [0]}, {})[1]["VDU"]
+    operation = vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+    assert operation.plan["summary"]["added"] == ["VDU1-1"] and operation.plan["summary"]["updated"] == []
+
+
+@pytest.mark.parametrize("planner, request_body", [
+    (vm.plan_scale, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}),
+    (vm.plan_scale_to_level, {"instantiationLevelId": "instantiation_level_2"}),
+    (vm.plan_heal, {}),
+])
+def test_a_request_after_instantiate_that_names_a_package_script_is_refused(instantiated, planner, request_body):
+    vim, stacks, store, found = instantiated
+    params = {"lcm-operation-user-data": "./UserData/mine.py", "lcm-operation-user-data-class": "MyUserData"}
+    with pytest.raises(ValidationError, match="runs one only where the operation is given the package"):
+        planner(with_stacks(vim, stacks), store, found, dict(request_body, additionalParams=params))
+    builtin = {"lcm-operation-user-data": "./UserData/userdata_standard.py", "lcm-operation-user-data-class": "StandardUserData"}
+    assert planner(vim, store, found, dict(request_body, additionalParams=builtin)).plan

@@ -112,3 +112,46 @@ def test_a_script_gets_the_vnfc_param_of_its_direction(monkeypatch, rollback, me
     vm_change_pkg.coordinate(Vim(RESOURCES), STACK, "VDU1-0", SCRIPT, vdu_param, "i-1", 60, rollback)
     address = "192.0.2.9" if rollback else "10.0.0.5"
     assert ran == [(SCRIPT, "VDU1-0", dict(vdu_param[member], ssh_ip=address, is_rollback=rollback), 60)]
+
+
+# ---------------------------------------------------------------------------------------------
+# A package user-data script's change_vnfpkg: merged into the stack as Heat has it, unless it says existing: false
+
+class ScriptStacks:
+    """What scripted_change reads of the stack: its template, files and nfv."""
+
+    def template(self, stack):
+        return {"heat_template_version": "2013-05-23", "parameters": {"nfv": {"type": "json"}},
+                "resources": {"VDU2": {"type": "OS::Nova::Server"}, "vnflcm_record": {"type": "OS::Heat::WaitConditionHandle"}}}
+
+    def files(self, stack):
+        return {"unused.yaml": "x"}
+
+    def get(self, stack):
+        return {"parameters": {"nfv": '{"VDU": {"VDU2": {"computeFlavourId": "m1.small", "vcImageId": "cirros"}}}'}}
+
+
+@pytest.mark.parametrize("fields, flavour, resources", [
+    ({"template": None, "files": None, "nfv": {"VDU": {"VDU2": {"computeFlavourId": "m1.medium"}}}, "existing": True},
+     "m1.medium", ["VDU2", "vnflcm_record"]),
+    ({"template": {"resources": {"VDU3": {"type": "OS::Nova::Server"}}}, "files": {}, "nfv": {"VDU": {}}, "existing": False},
+     None, ["VDU3", "vnflcm_record"]),
+])
+def test_a_user_data_script_gives_the_stack_the_change_goes_to(monkeypatch, fields, flavour, resources):
+    vim = type("Vim", (), {"stacks": ScriptStacks()})()
+    given = []
+    monkeypatch.setattr(vm_change_pkg.user_data, "run_script", lambda *args: given.append(args) or copy.deepcopy(fields))
+    private = dict(PRIVATE_STATE)
+    before = instance(private)
+    before["instantiatedVnfInfo"].update(vnfcResourceInfo=[{"id": "s-2", "vduId": "VDU2", "computeResource": {"resourceId": "s-2"}, "metadata": {}}])
+    before["instantiatedVnfInfo"]["metadata"].update(stack_id="st", stack_name="vnf-i-1")
+    request = {"vnfdId": "new", "additionalParams": {"vdu_params": [{"vdu_id": "VDU2"}]}}
+    desired = vm_change_pkg.scripted_change(vim, None, {"path": "UserData/mine.py", "class": "Mine"}, request, before,
+                                            vm_change_pkg.form_of(private["base_template"]), vm_change_pkg.Waits(timeout=7))
+    assert sorted(desired["template"]["resources"]) == resources
+    assert (desired["nfv"]["VDU"].get("VDU2") or {}).get("computeFlavourId") == flavour
+    _package, _script, method, arguments, timeout, _what = given[0]
+    assert method == "change_vnfpkg" and timeout == 7 and arguments[2]["dstVnfdId"] == "new"
+    assert PRIVATE not in arguments[1]["instantiatedVnfInfo"]["metadata"]
+    if fields["existing"]:
+        assert desired["nfv"]["VDU"]["VDU2"]["vcImageId"] == "cirros" and desired["files"] == {}

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch, merge_patch_diff
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch, merge_patch_diff, rebase
 
 # RFC 7396 Appendix A, in order: (original, patch, result).
 RFC7396_APPENDIX_A = [
@@ -154,3 +154,27 @@ def test_property_merge_patch_of_diff_reproduces_after(seed):
         # and the reverse patch undoes the change (rollback records)
         undo = merge_patch_diff(new, old)
         assert merge_patch(new, undo) == old, "case {0}".format(case)
+
+
+# (target, before, after, expected): the change from before to after, made to target.
+REBASES = [
+    # What the change leaves alone keeps the target's value; what it changes takes the new one.
+    ({"a": 1, "b": "mine"}, {"a": 1, "b": 2}, {"a": 3, "b": 2}, {"a": 3, "b": "mine"}),
+    # A member the change drops is dropped, whatever the target had there; one it adds is added.
+    ({"VDU1-0": {"f": "mine"}, "VDU1-1": {"f": "mine"}}, {"VDU1-0": {"f": "x"}, "VDU1-1": {"f": "x"}}, {"VDU1-0": {"f": "x"}},
+     {"VDU1-0": {"f": "mine"}}),
+    ({"VDU1-0": {"f": "mine"}}, {"VDU1-0": {"f": "x"}}, {"VDU1-0": {"f": "x"}, "VDU1-1": {"f": "x"}},
+     {"VDU1-0": {"f": "mine"}, "VDU1-1": {"f": "x"}}),
+    # Objects member by member, anything else whole; nulls are values.
+    ({"a": {"b": 1, "c": "mine"}}, {"a": {"b": 1, "c": 2}}, {"a": {"b": 5, "c": 2}}, {"a": {"b": 5, "c": "mine"}}),
+    ({"a": [1, "mine"]}, {"a": [1, 2]}, {"a": [3]}, {"a": [3]}),
+    ({"a": "mine"}, {"a": 1}, {"a": None}, {"a": None}),
+    ({"a": "mine"}, {"a": 1}, {"a": {"b": 1}}, {"a": {"b": 1}}),
+]
+
+
+@pytest.mark.parametrize("target, before, after, expected", REBASES)
+def test_rebase_makes_the_change_to_the_target(target, before, after, expected):
+    assert rebase(target, before, after) == expected
+    assert rebase(before, before, after) == after
+    assert rebase(target, before, before) == target

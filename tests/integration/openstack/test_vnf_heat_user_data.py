@@ -1,0 +1,151 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A package user-data script of its own (not Tacker's classes) on the tier-2 lab, basic_lcms_min with UserData/mine.py.
+
+Refused without allow_package_scripts; with it, a script that hangs or fails is a clear error and no stack; the
+script computes the stack (VDU2 on a flavour of its choosing); a scale applies its built-in change to that stack (the
+script's flavour stays); a change of package runs the new package's script (VDU2 resized, its server kept).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
+    CLOUD,
+    change,
+    heat_writes,
+    info_of,
+    instantiate,
+    repackaged,
+    stack_of,
+    stack_updates,
+    stacks_of_instance,
+    vnfd_id,
+)
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.test_vnf_heat_asg import terminate, vdu_servers
+
+pytestmark = pytest.mark.tier2
+
+# Self-contained (no Tacker import): the top template and VDU1.yaml as the package has them, VDU1's capacity from the
+# grant request's COMPUTE resources (as Tacker's get_param_capacity counts them), VDU2 on m1.small where the VNFD says
+# m1.tiny. Its change_vnfpkg returns only what changes, merged into the stack as Tacker merges it.
+SCRIPT = '''
+import os
+import time
+
+
+class MyUserData:
+    @staticmethod
+    def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
+        print("stack of", inst["id"], "from", inst["vnfdId"])
+        base = os.path.join(tmp_csar_dir, "BaseHOT", req["flavourId"])
+        with open(os.path.join(base, "sample2.yaml")) as top, open(os.path.join(base, "nested", "VDU1.yaml")) as nested:
+            template, vdu1 = top.read(), nested.read()
+        count = len([res for res in grant_req["addResources"] if res["type"] == "COMPUTE" and res["resourceTemplateId"] == "VDU1"])
+        image = "cirros-0.5.2-x86_64-disk"
+        nfv = {"VDU": {"VDU1": {"computeFlavourId": "m1.tiny", "vcImageId": image, "desired_capacity": count},
+                       "VDU2": {"computeFlavourId": "m1.small", "vcImageId": image}}}
+        return {"template": template, "files": {"VDU1.yaml": vdu1}, "parameters": {"nfv": nfv}}
+
+    @staticmethod
+    def change_vnfpkg(req, inst, grant_req, grant, tmp_csar_dir):
+        resized = [res["resourceTemplateId"] for res in grant_req["removeResources"] if res["type"] == "COMPUTE"]
+        return {"parameters": {"nfv": {"VDU": {vdu: {"computeFlavourId": "m1.medium"} for vdu in resized}}}}
+
+
+class Hangs:
+    @staticmethod
+    def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
+        time.sleep(600)
+
+
+class Fails:
+    @staticmethod
+    def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
+        raise RuntimeError("no flavour in my table for " + req["flavourId"])
+'''
+
+
+def scripted(source, path):
+    """A copy of basic_lcms_min with a vnfdId of its own and UserData/mine.py."""
+    repackaged(source, path)
+    (path / "UserData").mkdir()
+    (path / "UserData" / "mine.py").write_text(SCRIPT)
+    return path
+
+
+def with_script(request, name="MyUserData"):
+    return dict(request, additionalParams={"lcm-operation-user-data": "./UserData/mine.py", "lcm-operation-user-data-class": name})
+
+
+def flavours(conn, server_ids):
+    return [conn.compute.get_server(server).flavor["original_name"] for server in server_ids]
+
+
+def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_it_set(lab, admin_conn, ansible_task, tacker_packages, tmp_path):
+    name = "vnf-ud-" + uuid.uuid4().hex[:6]
+    package = str(scripted(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path / "mine"))
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    request = with_script({"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"})
+    allowed = {"args": {"allow_package_scripts": True}}
+
+    # Not allowed: refused, and the message names the option. Allowed but hanging or failing: a clear error. No stack.
+    refused = instantiate(ansible_task, package, name, request)
+    assert refused.get("failed") and "allow_package_scripts: true" in refused["msg"], refused.get("msg")
+    hangs = instantiate(ansible_task, package, name, with_script(request, "Hangs"), args={"allow_package_scripts": True, "wait_timeout": 5})
+    assert hangs.get("failed") and "UserData/mine.py (Hangs.instantiate): timed out after 5s" in hangs["msg"], hangs.get("msg")
+    fails = instantiate(ansible_task, package, name, with_script(request, "Fails"), **allowed)
+    assert fails.get("failed") and "RuntimeError: no flavour in my table for simple" in fails["msg"], fails.get("msg")
+    assert stacks_of_instance(admin_conn, name) == []
+
+    # Check mode: the script's stack in the plan, Heat's preview, nothing created.
+    planned = instantiate(ansible_task, package, name, request, check=True, **allowed)
+    assert not planned.get("failed") and planned["plan"]["user_data"] == "UserData/mine.py (MyUserData.instantiate)", planned.get("msg")
+    assert planned["plan"]["nfv"]["VDU"]["VDU2"]["computeFlavourId"] == "m1.small"
+    assert stacks_of_instance(admin_conn, name) == []
+    try:
+        done = instantiate(ansible_task, package, name, request, **allowed)
+        assert not done.get("failed"), done.get("msg")
+        stack_name = info_of(done)["metadata"]["stack_name"]
+        vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
+        assert flavours(admin_conn, vdu1 + vdu2) == ["m1.tiny", "m1.small"]
+        writes = len(heat_writes(lab, stack_name))
+        again = instantiate(ansible_task, package, name, request, **allowed)
+        assert not again.get("failed") and again["changed"] is False, again.get("msg")
+        assert len(heat_writes(lab, stack_name)) == writes
+
+        # A scale request naming the script is refused; without it, the built-in scale of that stack: one more VDU1
+        # member, VDU2 kept on the script's flavour (not updated at all).
+        scale = dict(base, request={"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+        named = ansible_task("vnf_scale", dict(scale, request=with_script(scale["request"])))
+        assert named.get("failed") and "runs one only where the operation is given the package" in named["msg"], named.get("msg")
+        scaled = ansible_task("vnf_scale", scale)
+        assert not scaled.get("failed"), scaled.get("msg")
+        now = vdu_servers(scaled, "VDU1")
+        assert len(now) == 2 and now[0] == vdu1[0] and vdu_servers(scaled, "VDU2") == vdu2
+        assert flavours(admin_conn, now + vdu2) == ["m1.tiny", "m1.tiny", "m1.small"]
+        nfv = stack_of(admin_conn, info_of(scaled))["nfv"]
+        assert nfv["VDU"]["VDU2"]["computeFlavourId"] == "m1.small" and nfv["VDU"]["VDU1"]["desired_capacity"] == 2
+
+        # A change of package to the same package under another vnfdId, its script resizing the VDU of vdu_params:
+        # VDU2 on m1.medium, its server kept; VDU1 untouched.
+        target = str(scripted(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path / "mine-v2"))
+        updates = len(stack_updates(lab, stack_name))
+        params = dict(with_script({})["additionalParams"], upgrade_type="RollingUpdate", vdu_params=[{"vdu_id": "VDU2"}])
+        changed = change(ansible_task, target, name, {"vnfdId": vnfd_id(target), "additionalParams": params}, **allowed)
+        assert not changed.get("failed") and changed["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", changed.get("msg")
+        assert vdu_servers(changed, "VDU2") == vdu2 and vdu_servers(changed, "VDU1") == now
+        assert flavours(admin_conn, now + vdu2) == ["m1.tiny", "m1.tiny", "m1.medium"]
+        assert len(stack_updates(lab, stack_name)) == updates + 1
+        assert changed["vnf_instance"]["vnfdId"] == vnfd_id(target)
+    finally:
+        gone = terminate(ansible_task, base)
+    assert not gone.get("failed"), gone.get("msg")
+    assert stacks_of_instance(admin_conn, name) == []
+    shutil.rmtree(tmp_path / "mine", ignore_errors=True)
