@@ -58,14 +58,16 @@ GRANT_NAMESPACE = uuid.UUID("6f1f3f0e-2b0a-4c55-9a52-4b8e8e0d6a11")
 
 # Runs in the subprocess, as Tacker's userdata_main.py does, with JSON instead of pickle both ways (the result is
 # data, and unpickling would let the script's output run code in the module's process). The script's own prints go
-# to stderr, so that they cannot be taken for the result.
+# to stderr, so that they cannot be taken for the result. The alarm ends it at the timeout even when the module's
+# process was killed meanwhile (the module kills it itself otherwise).
 RUNNER = r'''
 import importlib
 import json
-import os
+import signal
 import sys
 
 given = json.load(sys.stdin)
+signal.alarm(given["timeout"])
 sys.stdout = sys.stderr
 sys.path.append(given["csar_dir"])
 module = importlib.import_module(given["module"])
@@ -246,7 +248,7 @@ def run_script(package, script, method, arguments, timeout, what, runner=subproc
         with open(runner_path, "w", encoding="utf-8") as handle:
             handle.write(RUNNER)
         given = {"csar_dir": csar_dir, "module": posixpath.splitext(script["path"])[0].replace("/", "."), "class": script["class"],
-                 "method": method, "args": list(arguments) + [csar_dir], "result": result}
+                 "method": method, "args": list(arguments) + [csar_dir], "result": result, "timeout": int(max(1, timeout)) + 1}
         environment = {key: os.environ[key] for key in PASSED_ENVIRONMENT if key in os.environ}
         name = "package user-data script {0} ({1}.{2})".format(script["path"], script["class"], method)
         try:

@@ -488,7 +488,9 @@ def _scale_operation(vim, store, found, request, waits, to_levels, indexes, leve
     counts = {vdu_id: len(values) for vdu_id, values in indexes.items()}
     groups = form_of(private["base_template"]).groups
     if groups:
-        plan["lines"] = group_lines(instance, groups, private["vnfcs"], counts) + [line for line in plan["lines"] if not line.startswith("resource ")]
+        # The groups' own lines say more than "resource <group>: changed".
+        shown = {"resource {0}: changed".format(group) for group in groups.values()}
+        plan["lines"] = group_lines(instance, groups, private["vnfcs"], counts) + [line for line in plan["lines"] if line not in shown]
     # Heat's verdict on the update before it is sent.
     changes = vim.stacks.preview_update(stack, after["template"], vim.stacks.files(stack), {"nfv": after["nfv"]})
     if preview:

@@ -10,6 +10,7 @@ script's flavour stays); a change of package runs the new package's script (VDU2
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import uuid
@@ -22,6 +23,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     heat_writes,
     info_of,
     instantiate,
+    record_of,
     repackaged,
     stack_of,
     stack_updates,
@@ -92,7 +94,12 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
     name = "vnf-ud-" + uuid.uuid4().hex[:6]
     package = str(scripted(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path / "mine"))
     base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
-    request = with_script({"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"})
+    # Tacker's VIM connection in the request, with a password: the stack's record (which the project reads) must not
+    # keep it, nor the script get it (the connection itself is the cloud's: module options win).
+    password = "vim-password-" + uuid.uuid4().hex
+    vims = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://127.0.0.1:1/v3"},
+                     "accessInfo": {"username": "tacker", "password": password, "project": "demo", "region": "RegionOne"}}}
+    request = with_script({"flavourId": "simple", "instantiationLevelId": "instantiation_level_1", "vimConnectionInfo": vims})
     allowed = {"args": {"allow_package_scripts": True}}
 
     # Not allowed: refused, and the message names the option. Allowed but hanging or failing: a clear error. No stack.
@@ -113,6 +120,7 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
         done = instantiate(ansible_task, package, name, request, **allowed)
         assert not done.get("failed"), done.get("msg")
         stack_name = info_of(done)["metadata"]["stack_name"]
+        assert password not in json.dumps(record_of(admin_conn, stack_name))
         vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
         assert flavours(admin_conn, vdu1 + vdu2) == ["m1.tiny", "m1.small"]
         writes = len(heat_writes(lab, stack_name))

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
@@ -11,6 +13,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import (
     RECORD_RESOURCE,
     RECORD_TYPE,
     HeatRecordStore,
+    decode,
+    encode,
     name_tag,
     stack_name,
     stack_tags,
@@ -85,3 +89,17 @@ def test_a_concurrent_writer_is_detected():
     HeatRecordStore(stacks, stack).save(INSTANCE, [OCC], version)
     with pytest.raises(ConflictError, match="another operation"):
         first.save(INSTANCE, [OCC], version)
+
+
+def test_the_stack_keeps_no_vim_password_wherever_a_request_copy_holds_one():
+    """The record is the metadata of a stack resource, which every member of the project reads."""
+    vims = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "accessInfo": {"username": "u", "password": "p-123", "region": "R"}}}
+    listed = [{"id": "vim1", "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "accessInfo": {"bearer_token": "t-123"}}]
+    instance = dict(INSTANCE, instantiatedVnfInfo={"metadata": {"vnflcm": {"request": {"flavourId": "simple", "vimConnectionInfo": vims}}}})
+    occ = dict(OCC, operationParams={"vimConnectionInfo": listed, "additionalParams": {"nfv": {}}})
+    text = encode(instance, [occ], 3)
+    assert "p-123" not in text and "t-123" not in text
+    kept, occs, version = decode({"record": {"data": text}})
+    assert kept["instantiatedVnfInfo"]["metadata"]["vnflcm"]["request"]["vimConnectionInfo"]["vim1"]["accessInfo"] == {"username": "u", "region": "R"}
+    assert occs[0]["operationParams"]["vimConnectionInfo"][0]["accessInfo"] == {} and version == 3
+    assert json.loads(text)["vnfLcmOpOccs"][0]["operationParams"]["additionalParams"] == {"nfv": {}}
