@@ -86,7 +86,11 @@ def images(names):
 
 
 def repackage(source, dest):
-    # The tests' helper: the same copy with a new descriptor_id, not a second implementation of it.
+    # The tests' helper: the same copy with a new descriptor_id, not a second implementation of it. It imports the staged
+    # collection (make exports ANSIBLE_COLLECTIONS_PATH), as the tests do.
+    for path in filter(None, os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)):
+        if path not in sys.path:
+            sys.path.append(path)
     spec = importlib.util.spec_from_file_location("heat_vnf", REPO / "tests" / "integration" / "openstack" / "heat_vnf.py")
     heat_vnf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(heat_vnf)
