@@ -198,6 +198,9 @@ def test_connections_dropped_again_and_again_during_an_instantiate_are_retried(a
     with TcpProxy("127.0.0.1", port) as proxy:
         via = kubeconfig_via(proxy, k8s_lab.kubeconfig, tmp_path / "via-proxy.kubeconfig")
         start = k8s_audit.mark()
+        # Held waiting for its pods until connections were reset: on a busy machine the whole run could otherwise
+        # end between two resets, and the test would prove nothing.
+        block_pods(kube, ns)
         task = ansible_task("vnf_instantiate", dict(cnf["instantiate"], kubeconfig=str(via)), background=True)
         stop = threading.Event()
 
@@ -210,11 +213,13 @@ def test_connections_dropped_again_and_again_during_an_instantiate_are_retried(a
         thread = threading.Thread(target=chaos, daemon=True)
         thread.start()
         try:
+            wait_for(lambda: proxy.stats()["drops"] >= 3 and owned(kube, ns).get("deployments"),
+                     "connections reset while the instantiate waits for its pods")
+            unblock_pods(kube, ns)
             done = task.wait()
         finally:
             stop.set()
             thread.join()
-        assert proxy.stats()["drops"] > 0
     assert not done.get("failed"), done.get("msg")
     assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     assert len(owned(kube, ns)["configmaps"]) == CONFIG_MAPS
