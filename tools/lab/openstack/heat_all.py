@@ -22,7 +22,7 @@ from heat.common import config  # noqa: E402
 from heat.common import messaging  # noqa: E402
 from heat.rpc import api as rpc_api  # noqa: E402
 
-from wsgi_serve import QuietHandler, ThreadingWSGIServer, make_server  # noqa: E402
+from wsgi_serve import QuietHandler, ThreadingWSGIServer, make_server, serialize_ast_parse  # noqa: E402
 
 CONF = cfg.CONF
 
@@ -52,6 +52,7 @@ def serialize_sqlite_writes():
 
 def main():
     host, port, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    serialize_ast_parse()
     serialize_sqlite_writes()
     logging.register_options(CONF)
     CONF(rest, project='heat', prog='heat-api',

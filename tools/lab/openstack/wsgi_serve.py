@@ -5,9 +5,11 @@ The service's config is passed through its own environment variables
 (OS_KEYSTONE_CONFIG_FILES, OS_NOVA_CONFIG_DIR, ...) or, for apps that parse
 sys.argv (cinder), as APP ARGS.
 """
+import ast
 import importlib
 import socketserver
 import sys
+import threading
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 
@@ -20,7 +22,26 @@ class QuietHandler(WSGIRequestHandler):
         return self.client_address[0]
 
 
+def serialize_ast_parse():
+    """Let one thread at a time build AST objects.
+
+    CPython 3.11 keeps the AST builder's recursion depth per interpreter, not per
+    thread: two threads parsing at once (Heat's engine threads literal_eval every
+    sync point) can fail with "SystemError: AST constructor recursion depth
+    mismatch", which ends that resource's check and leaves its stack IN_PROGRESS
+    until the stack's timeout.
+    """
+    parse, lock = ast.parse, threading.RLock()  # re-entrant: a finalizer run mid-parse may parse too
+
+    def locked_parse(*args, **kwargs):
+        with lock:
+            return parse(*args, **kwargs)
+
+    ast.parse = locked_parse
+
+
 def main():
+    serialize_ast_parse()
     host, port, target = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     # oslo.config parses sys.argv when the app module is imported: hide ours.
     sys.argv = [sys.argv[0]] + sys.argv[4:]
