@@ -12,7 +12,7 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info, vm, vm_heal, vm_scale, vm_terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
 
@@ -42,31 +42,29 @@ def heat_locate(params):
 
 def heat_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_ext_conn, vm_change_pkg, vm_modify
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_resume
 
     vim, store, found = heat_locate(params)
     event = params["action"]
 
     def plan(failed, record):
-        resumers = {vm_change_pkg.OPERATION: vm_change_pkg.plan_resume_change, vm_modify.MODIFY_INFO: vm_modify.plan_resume,
-                    vm_change_ext_conn.OPERATION: vm_change_ext_conn.plan_resume_ext_conn}
-        planner = resumers.get(failed["operation"], vm.plan_resume)
-        return planner(vim, store, record, failed, event, waits(params))
+        return vm_resume.plan_resume(vim, store, record, failed, event, waits(params))
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_calls(result, vim)
 
 
 def heat_instantiate(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_instantiate
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     vim = heat_vim(params)
     # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
-        operation = vm.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-                                        params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
-                                        allow_scripts=params.get("allow_package_scripts"))
+        operation = vm_instantiate.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
+                                                    params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
+                                                    allow_scripts=params.get("allow_package_scripts"))
     return with_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
@@ -118,7 +116,7 @@ def heat_delete(params, check_mode=False, diff_mode=False):
 def heat_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
     vim = heat_vim(params)
-    result = heat_on_instance(vm.plan_terminate, "TERMINATE", missing_ok=True)(params, check_mode, diff_mode, vim=vim)
+    result = heat_on_instance(vm_terminate.plan_terminate, "TERMINATE", missing_ok=True)(params, check_mode, diff_mode, vim=vim)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
@@ -153,9 +151,9 @@ def heat_change_ext_conn(params, check_mode=False, diff_mode=False):
 
 HEAT_RUNS = {
     "instantiate": heat_instantiate,
-    "scale": heat_on_instance(vm.plan_scale, "SCALE"),
-    "scale_to_level": heat_on_instance(vm.plan_scale_to_level, "SCALE_TO_LEVEL"),
-    "heal": heat_on_instance(vm.plan_heal, "HEAL"),
+    "scale": heat_on_instance(vm_scale.plan_scale, "SCALE"),
+    "scale_to_level": heat_on_instance(vm_scale.plan_scale_to_level, "SCALE_TO_LEVEL"),
+    "heal": heat_on_instance(vm_heal.plan_heal, "HEAL"),
     "terminate": heat_terminate,
     "delete": heat_delete,
     "info": info.openstack_records,

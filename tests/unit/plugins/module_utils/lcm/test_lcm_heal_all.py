@@ -9,7 +9,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_heal
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, storage_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
@@ -63,14 +63,14 @@ def healing(monkeypatch):
     vim = vm.HeatVim.__new__(vm.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, None, None
     # The stack update and the read-back are Heat's part: the new volume comes back with a new id.
-    monkeypatch.setattr(vm, "update_stack", lambda *args: None)
+    monkeypatch.setattr(vm_heal, "update_stack", lambda *args: None)
 
     def refreshed(vim, instance, stack, private, nfv):
         info = dict(instance["instantiatedVnfInfo"])
         if "vol-2" in stacks.marked:
             info["virtualStorageResourceInfo"] = [dict(info["virtualStorageResourceInfo"][0], id="vol-3", storageResource=handle("vol-3"))]
         return dict(instance, instantiatedVnfInfo=info)
-    monkeypatch.setattr(vm, "refreshed", refreshed)
+    monkeypatch.setattr(vm_heal, "refreshed", refreshed)
     return vim, stacks, store, (instance, [], version)
 
 
@@ -88,7 +88,7 @@ def test_all_is_read_as_tacker_v2_takes_it():
 
 def test_heal_with_all_replaces_the_vnfcs_volume_too(healing):
     vim, stacks, store, found = healing
-    operation = vm.plan_heal(vim, store, found, {"vnfcInstanceId": ["VDU2-srv-2"], "additionalParams": {"all": True}})
+    operation = vm_heal.plan_heal(vim, store, found, {"vnfcInstanceId": ["VDU2-srv-2"], "additionalParams": {"all": True}})
     assert operation.plan["lines"] == ["VDU2-0: replace server srv-2", "VDU2-0: replace volume vol-2 (VDU2-VirtualStorage)"]
     assert engine.run(operation, check_mode=True)["changed"] and stacks.marked == []
     result = engine.run(operation, False, False)
@@ -101,7 +101,7 @@ def test_heal_with_all_replaces_the_vnfcs_volume_too(healing):
 @pytest.mark.parametrize("additional", [{}, {"all": False}])
 def test_heal_without_all_keeps_the_volumes(healing, additional):
     vim, stacks, store, found = healing
-    operation = vm.plan_heal(vim, store, found, {"vnfcInstanceId": ["VDU2-srv-2"], "additionalParams": additional})
+    operation = vm_heal.plan_heal(vim, store, found, {"vnfcInstanceId": ["VDU2-srv-2"], "additionalParams": additional})
     assert operation.plan["replace"][0]["volumes"] == [] and operation.plan["lines"] == ["VDU2-0: replace server srv-2"]
     result = engine.run(operation, False, False)
     assert stacks.marked == ["srv-2"] and "affectedVirtualStorages" not in result["vnf_lcm_op_occ"]["resourceChanges"]
@@ -109,7 +109,7 @@ def test_heal_without_all_keeps_the_volumes(healing, additional):
 
 def test_heal_of_the_whole_vnf_with_all_replaces_every_server_and_volume(healing):
     vim, stacks, store, found = healing
-    operation = vm.plan_heal(vim, store, found, {"additionalParams": {"all": True}})
+    operation = vm_heal.plan_heal(vim, store, found, {"additionalParams": {"all": True}})
     assert [item["vnfc"] for item in operation.plan["replace"]] == ["VDU1-srv-1", "VDU2-srv-2"]
     engine.run(operation, False, False)
     assert sorted(stacks.marked) == ["srv-1", "srv-2", "vol-2"]

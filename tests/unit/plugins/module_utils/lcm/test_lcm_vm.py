@@ -14,7 +14,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_heal, vm_resume, vm_scale
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -57,7 +57,7 @@ def with_stacks(vim, stacks):
 
 def test_scale_plans_one_more_vnfc_and_writes_nothing_in_check_mode(instantiated):
     vim, stacks, store, found = instantiated
-    operation = vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+    operation = vm_scale.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
     assert operation.plan["vnfcs"]["VDU1"] == [0, 1] and operation.plan["summary"]["added"] == ["VDU1-1"]
     assert "VDU1-1: create" in operation.plan["lines"]
     result = engine.run(operation, check_mode=True)
@@ -67,47 +67,47 @@ def test_scale_plans_one_more_vnfc_and_writes_nothing_in_check_mode(instantiated
 def test_scale_beyond_the_maximum_fails_before_any_write(instantiated):
     vim, stacks, store, found = instantiated
     with pytest.raises(ValidationError, match="numberOfSteps"):
-        vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 3})
+        vm_scale.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 3})
     assert stacks.writes == []
 
 
 def test_heal_and_terminate_cannot_be_rolled_back(instantiated):
     vim, stacks, store, found = instantiated
     with pytest.raises(ConflictError, match="no rollback of HEAL"):
-        vm.plan_resume(with_stacks(vim, stacks), store, found, {"id": "o", "operation": "HEAL", "operationParams": {}}, "rollback")
+        vm_resume.plan_resume(with_stacks(vim, stacks), store, found, {"id": "o", "operation": "HEAL", "operationParams": {}}, "rollback")
 
 
 def test_scale_rollback_restores_the_recorded_count(instantiated):
     vim, stacks, store, found = instantiated
-    operation = vm.plan_resume(with_stacks(vim, stacks), store, found,
+    operation = vm_resume.plan_resume(with_stacks(vim, stacks), store, found,
                                {"id": "o", "operation": "SCALE", "operationParams": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, "rollback")
     assert operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]} and operation.plan["to_level"] == 0
 
 
 def test_scale_to_level_plans_one_stack_update_and_a_rerun_plans_none(instantiated):
     vim, stacks, store, found = instantiated
-    operation = vm.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"instantiationLevelId": "instantiation_level_2"})
+    operation = vm_scale.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"instantiationLevelId": "instantiation_level_2"})
     assert operation.name == "SCALE_TO_LEVEL" and operation.plan["to_levels"] == {"VDU1_scale": 1}
     assert operation.plan["summary"]["added"] == ["VDU1-1"]
     assert engine.run(operation, check_mode=True)["changed"] and stacks.writes == []
-    again = vm.plan_scale_to_level(vim, store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 0}]})
+    again = vm_scale.plan_scale_to_level(vim, store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 0}]})
     assert again.changed is False and again.plan["to_levels"] == {}
 
 
 def test_scale_to_level_beyond_the_maximum_fails_before_any_write(instantiated):
     vim, stacks, store, found = instantiated
     with pytest.raises(ValidationError) as err:
-        vm.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 3}]})
+        vm_scale.plan_scale_to_level(with_stacks(vim, stacks), store, found, {"scaleInfo": [{"aspectId": "VDU1_scale", "scaleLevel": 3}]})
     assert err.value.field == "scaleInfo[0].scaleLevel" and stacks.writes == []
 
 
 def test_scale_to_level_rollback_restores_the_recorded_vnfcs(instantiated):
     vim, stacks, store, found = instantiated
     failed = {"id": "o", "operation": "SCALE_TO_LEVEL", "operationParams": {"instantiationLevelId": "instantiation_level_2"}}
-    operation = vm.plan_resume(with_stacks(vim, stacks), store, found, failed, "rollback")
+    operation = vm_resume.plan_resume(with_stacks(vim, stacks), store, found, failed, "rollback")
     assert operation.name == "SCALE_TO_LEVEL" and operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]}
     assert operation.plan["to_levels"] == {"VDU1_scale": 0}
-    assert vm.plan_resume(vim, store, found, failed, "retry").plan["to_levels"] == {"VDU1_scale": 1}
+    assert vm_resume.plan_resume(vim, store, found, failed, "retry").plan["to_levels"] == {"VDU1_scale": 1}
 
 
 def scripted(found):
@@ -133,14 +133,14 @@ def test_a_scale_applies_its_built_in_change_to_the_stack_a_script_made(instanti
     assert vm.desired_stack(private, private["vnfcs"], {}) == (template, made)
     # Scale in of the VNFC the script set: it goes, with what the script set for it.
     assert "VDU1-0" not in vm.desired_stack(private, {"VDU1": [1], "VDU2": [0]}, {})[1]["VDU"]
-    operation = vm.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
+    operation = vm_scale.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
     assert operation.plan["summary"]["added"] == ["VDU1-1"] and operation.plan["summary"]["updated"] == []
 
 
 @pytest.mark.parametrize("planner, request_body", [
-    (vm.plan_scale, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}),
-    (vm.plan_scale_to_level, {"instantiationLevelId": "instantiation_level_2"}),
-    (vm.plan_heal, {}),
+    (vm_scale.plan_scale, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}),
+    (vm_scale.plan_scale_to_level, {"instantiationLevelId": "instantiation_level_2"}),
+    (vm_heal.plan_heal, {}),
 ])
 def test_a_request_after_instantiate_that_names_a_package_script_is_refused(instantiated, planner, request_body):
     vim, stacks, store, found = instantiated

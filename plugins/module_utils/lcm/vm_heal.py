@@ -1,0 +1,65 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Heal VNFCs of a VM-based VNF: their servers (with additionalParams.all their volumes too) marked unhealthy, then one stack update
+that re-creates them; a HEAL left FAILED_TEMP can be retried only."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, storage_changes, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import INSTANTIATED, located_stack, refreshed, refuse_scripts, retry_only, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+
+HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
+
+
+def plan_heal(vim, store, found, request, waits=None, preview=False):
+    """Replace the servers of the named VNFCs (all VNFCs when none is named), with additionalParams.all their volumes too:
+    mark them unhealthy, then update the stack."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, "HEAL")
+    request = validate_heal_request(request or {}, instance)
+    refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, "HEAL")
+    info = instance["instantiatedVnfInfo"]
+    by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
+    resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
+    chosen = request.get("vnfcInstanceId") or sorted(by_vnfc)
+    targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
+    stack = located_stack(instance)
+    private = private_state(instance)
+    plan = {"operation": "HEAL", "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
+            "replace": [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
+                        for vnfc_id, item in zip(chosen, targets)]}
+    # additionalParams.all (Tacker v2): the VNFCs' volumes are replaced too; without it they are kept and re-attached.
+    storage = {item["id"]: item for item in info.get("virtualStorageResourceInfo") or []} if heals_storage(request) else {}
+    for entry, item in zip(plan["replace"], targets):
+        entry["volumes"] = [{"volume": volume_id, "storage": storage[volume_id].get("virtualStorageDescId")}
+                            for volume_id in item.get("storageResourceIds") or [] if volume_id in storage]
+    plan["lines"] = ["{0}: replace server {1}".format(item["resource"], item["server"]) for item in plan["replace"]]
+    plan["lines"] += ["{0}: replace volume {1} ({2})".format(item["resource"], volume["volume"], volume["storage"])
+                      for item in plan["replace"] for volume in item["volumes"]]
+    server_ids = {item["computeResource"]["resourceId"] for item in targets}
+    volume_ids = {volume["volume"] for item in plan["replace"] for volume in item["volumes"]}
+
+    def execute(progress):
+        marked = progress.setdefault("marked_unhealthy", [])
+        # A retry may follow a run killed during its update: Heat takes marks once that update has ended.
+        vim.stacks.wait_settled(stack, waits.timeout)
+        for resource in heal_targets(vim.stacks.resources(stack), server_ids, volume_ids):
+            vim.stacks.mark_unhealthy(resource, HEAL_REASON)
+            marked.append(resource["physical_resource_id"])
+        update_stack(vim, stack, None, None, waits, progress)
+        result = refreshed(vim, instance, stack, private, instance["instantiatedVnfInfo"]["metadata"]["nfv"])
+        progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        if volume_ids:
+            progress["resourceChanges"].update(storage_changes(info.get("virtualStorageResourceInfo") or [], result))
+        return result
+
+    return Operation("HEAL", request, instance, plan, store, op_occs, version, execute=execute)
+
+
+plan_resume_heal = retry_only(plan_heal)

@@ -1,0 +1,198 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT (or what a package user-data script the user allows makes of
+it), and the retry or rollback of an instantiate left FAILED_TEMP."""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+    FLAVOUR_KEYS,
+    INSTANTIATED,
+    NOT_INSTANTIATED,
+    check_connectivity,
+    check_flavours,
+    desired_stack,
+    indexes_for,
+    load_form,
+    max_scale_levels,
+    preview_summary,
+    refreshed,
+    resolve_images,
+    stack_description,
+    timeout_mins,
+    update_stack,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance
+
+
+def load_flavour_hot(package, flavour_id):
+    try:
+        return heat_template.load_base_hot(package, flavour_id)
+    except PackageError as error:
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "flavourId", "flavour {0!r} cannot be deployed on OpenStack: {1}".format(
+            flavour_id, error.reason))
+
+
+def instantiation_summary(request):
+    """What makes two instantiate requests the same one (for idempotent re-runs)."""
+    keys = ("flavourId", "instantiationLevelId", "extVirtualLinks", "extManagedVirtualLinks", "additionalParams")
+    return {key: request.get(key) for key in keys}
+
+
+def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False, allow_scripts=False):
+    """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT.
+
+    ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py).
+    """
+    waits = waits or Waits()
+    vnfd = package.to_dict()["vnfd"]
+    request = validate_instantiate_request(request, vnfd)
+    flavour_id = request["flavourId"]
+    base_template, files = load_flavour_hot(package, flavour_id)
+    flavour = package.flavour(flavour_id)
+    store = HeatRecordStore(vim.stacks)
+    found = store.find(instance_id, name)
+    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)
+    wanted = instantiation_summary(request)
+    if instance.get("instantiationState") == INSTANTIATED:
+        return already_instantiated(instance, wanted, store, op_occs, version)
+
+    level_id = request.get("instantiationLevelId")
+    indexes = indexes_for(nfv_params.vnfc_counts(flavour, level_id))
+    check_connectivity(vim, request)
+    private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
+               "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
+    form = load_form(base_template)
+    script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, "INSTANTIATE", allow_scripts)
+    names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
+    check_flavours(vim, names_nfv, request)
+    private["images"] = resolve_images(vim, names_nfv, flavour, request)
+    template, nfv = desired_stack(private, indexes, private["images"])
+    if script:
+        template, files, nfv = scripted_stack(package, script, request, instance, private, indexes, files, waits)
+        check_flavours(vim, nfv, request)
+    name_of_stack = stack_name(instance["id"])
+    plan = {
+        "operation": "INSTANTIATE",
+        "vnf_instance_id": instance["id"],
+        "stack_name": name_of_stack,
+        "resources": {key: value.get("type") for key, value in sorted(template["resources"].items())},
+        "nfv": nfv,
+        "unresolved_nfv_params": heat_template.unresolved_nfv_params(template, nfv),
+        "warnings": list(package.warnings),
+        "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())],
+    }
+    if script:
+        plan["user_data"] = "{0} ({1}.instantiate)".format(script["path"], script["class"])
+        plan["lines"].insert(0, "stack fields computed by the package user-data script " + plan["user_data"])
+    # Heat's verdict on the whole stack before anything is created (it checks flavours, images, networks).
+    shown = preview_summary(vim.stacks.preview_create(name_of_stack, template, files, {"nfv": nfv}))
+    if preview:
+        plan["preview"] = shown
+    orphans = list(store.orphans)
+    plan["lines"] += ["stack {0}: delete (left without a record by an interrupted instantiate)".format(item["stack_name"]) for item in orphans]
+    vim_connection = request.get("vimConnectionInfo") or {}
+
+    def execute(progress):
+        for orphan in orphans:
+            vim.stacks.delete(orphan)
+            vim.stacks.wait_deleted(orphan, waits.timeout)
+        stack = vim.stacks.create(name_of_stack, template, files, {"nfv": nfv}, stack_tags(instance), timeout_mins(waits))
+        progress["stack"] = stack
+        # The record goes into the stack at once: should this process die now, a later run finds both.
+        store.attach(stack)
+        metadata = {PRIVATE: private, "nfv": nfv, "stack_id": stack["id"], "stack_name": stack["stack_name"]}
+        progress.checkpoint(dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": metadata}))
+        vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
+        result = dict(instance, instantiationState=INSTANTIATED)
+        if vim_connection:
+            result["vimConnectionInfo"] = recordable_vims(vim_connection)
+        result["instantiatedVnfInfo"] = {"flavourId": flavour_id, "vnfState": "STARTED",
+                                         "scaleStatus": initial_scale_status(flavour, level_id),
+                                         "maxScaleLevels": max_scale_levels(flavour)}
+        result = refreshed(vim, result, stack, private, nfv)
+        progress["resourceChanges"] = vnfc_changes([], result)
+        return result
+
+    diff = {"before": {"instantiationState": instance.get("instantiationState")},
+            "after": {"instantiationState": INSTANTIATED, "stack": name_of_stack, "resources": plan["resources"], "nfv": nfv}}
+    return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def scripted_stack(package, script, request, instance, private, indexes, files, waits):
+    """``(template, files, nfv)`` the package user-data script's ``instantiate`` returns; ``private`` keeps what later
+    operations need to apply their built-in changes to that stack (:func:`desired_stack`)."""
+    arguments = user_data.instantiate_arguments(request, instance, private["flavour"], indexes, "instantiate-" + instance["id"])
+    fields = user_data.run_script(package, script, "instantiate", arguments, waits.timeout, INSTANTIATE_VNF_REQUEST)
+    where = "the result of package user-data script {0} ({1}.instantiate)".format(script["path"], script["class"])
+    if fields["template"] is None or fields["nfv"] is None:
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + " has no template or no nfv parameter")
+    if heat_template.NFV_PARAM not in (fields["template"].get("parameters") or {}):
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + ": its template does not take the nfv parameter")
+    template = with_record_resource(fields["template"])
+    private["user_data"] = {"script": script["path"], "class": script["class"], "stack": {"template": template, "nfv": fields["nfv"]},
+                            "request": copy.deepcopy(request), "vnfcs": copy.deepcopy(indexes)}
+    return template, files if fields["files"] is None else fields["files"], fields["nfv"]
+
+
+def already_instantiated(instance, wanted, store, op_occs, version):
+    done = private_state(instance).get("instantiation")
+    if done != wanted:
+        raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
+                            "it is already INSTANTIATED with another request; terminate it first, or use vnf_scale / vnf_heal")
+    metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
+    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "stack_name": metadata.get("stack_name"),
+            "lines": ["no change: already instantiated as requested"]}
+    return Operation("INSTANTIATE", {}, instance, plan, store, op_occs, version, changed=False)
+
+
+def plan_resume_instantiate(vim, store, found, failed_op_occ, event, waits=None):
+    """Rollback deletes the stack; retry updates it to the VNFCs the record has (the failed create's stack may lack some)."""
+    waits = waits or Waits()
+    params = failed_op_occ.get("operationParams") or {}
+    instance, op_occs, version = found
+    metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
+    private = metadata.get(PRIVATE)
+    if not metadata.get("stack_id") or not private:
+        raise ConflictError(event, "INSTANTIATE of VNF instance {0}".format(instance["id"]), "no stack was created; fail it and instantiate again")
+    stack = {"stack_name": metadata["stack_name"], "id": metadata["stack_id"]}
+    if event == "rollback":
+        plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
+
+        def rollback(progress):
+            progress.release_record()
+            vim.stacks.delete(stack)
+            vim.stacks.wait_deleted(stack, waits.timeout)
+            progress["delete_record"] = True
+            result = {key: value for key, value in instance.items() if key != "instantiatedVnfInfo"}
+            return dict(result, instantiationState=NOT_INSTANTIATED)
+
+        return Operation("INSTANTIATE", params, instance, plan, store, op_occs, version, execute=rollback)
+    described = stack_description(private, private["vnfcs"])
+    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: update (retry)".format(stack["stack_name"])]}
+    flavour = private["flavour"]
+    vim.stacks.preview_update(stack, described["template"], vim.stacks.files(stack), {"nfv": described["nfv"]})
+
+    def retry(progress):
+        update_stack(vim, stack, described["template"], described["nfv"], waits, progress)
+        result = dict(instance, instantiationState=INSTANTIATED)
+        result["instantiatedVnfInfo"] = {"flavourId": params.get("flavourId"), "vnfState": "STARTED",
+                                         "scaleStatus": initial_scale_status(flavour, params.get("instantiationLevelId")),
+                                         "maxScaleLevels": max_scale_levels(flavour)}
+        result = refreshed(vim, result, stack, private, described["nfv"])
+        progress["resourceChanges"] = vnfc_changes([], result)
+        return result
+
+    return Operation("INSTANTIATE", params, instance, plan, store, op_occs, version, execute=retry)
