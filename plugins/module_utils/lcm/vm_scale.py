@@ -61,7 +61,7 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
     indexes = rescaled(private["vnfcs"], replicas_for(private["flavour"], aspect_id, level))
     levels_plan = {"aspect_id": aspect_id, "from_level": levels.get(aspect_id, 0), "to_level": level}
     return scale_operation(vim, store, found, request, waits, {aspect_id: level}, indexes, levels_plan, preview,
-                            diff=level_diff(aspect_id, levels.get(aspect_id, 0), level))
+                           diff=level_diff(aspect_id, levels.get(aspect_id, 0), level))
 
 
 def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
@@ -82,7 +82,7 @@ def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
         return Operation("SCALE_TO_LEVEL", request, instance, plan, store, op_occs, version, changed=False)
     indexes = rescaled(private["vnfcs"], replicas_at_levels(private["flavour"], levels_plan["to_levels"]))
     return scale_operation(vim, store, found, request, waits, levels_plan["to_levels"], indexes, levels_plan, preview,
-                            name="SCALE_TO_LEVEL", diff=levels_diff(changes))
+                           name="SCALE_TO_LEVEL", diff=levels_diff(changes))
 
 
 def scale_operation(vim, store, found, request, waits, to_levels, indexes, levels_plan, preview=False, name="SCALE", diff=None):

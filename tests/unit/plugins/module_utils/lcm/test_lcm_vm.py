@@ -80,7 +80,7 @@ def test_heal_and_terminate_cannot_be_rolled_back(instantiated):
 def test_scale_rollback_restores_the_recorded_count(instantiated):
     vim, stacks, store, found = instantiated
     operation = vm_resume.plan_resume(with_stacks(vim, stacks), store, found,
-                               {"id": "o", "operation": "SCALE", "operationParams": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, "rollback")
+                                      {"id": "o", "operation": "SCALE", "operationParams": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}}, "rollback")
     assert operation.plan["vnfcs"] == {"VDU1": [0], "VDU2": [0]} and operation.plan["to_level"] == 0
 
 
