@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import json
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, sdk_errors
@@ -276,12 +276,8 @@ def stack_description(private, indexes):
 
 
 def retry_only(planner):
-    """The resumer of an operation SOL003 allows no rollback of (HEAL, TERMINATE): a retry re-plans it from its operationParams
-    against the stored record."""
-    def resume(vim, store, found, failed_op_occ, event, waits=None):
-        operation = failed_op_occ["operation"]
-        if event != "retry":
-            raise ConflictError("roll back", "{0} operation occurrence {1}".format(operation, failed_op_occ["id"]),
-                                "SOL003 allows no rollback of {0}; retry it or fail it".format(operation))
+    """The resumer of HEAL and TERMINATE, which SOL003 lets retry only (sol/op_occ.py refuses their rollback first): the
+    operation re-planned from its operationParams against the stored record."""
+    def retry(vim, store, found, failed_op_occ, event, waits=None):
         return planner(vim, store, found, failed_op_occ.get("operationParams") or {}, waits or Waits())
-    return resume
+    return retry

@@ -8,7 +8,6 @@ No package is needed: the record has what each resumer plans from.
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import (
     vm_change_ext_conn,
     vm_change_pkg,
@@ -18,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import (
     vm_scale,
     vm_terminate,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
 
 RESUMERS = {
     "INSTANTIATE": vm_instantiate.plan_resume_instantiate,
@@ -32,9 +32,10 @@ RESUMERS = {
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
-    """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance."""
-    resumer = RESUMERS.get(failed_op_occ["operation"])
-    if resumer is None:
-        raise ConflictError(event, "{0} operation occurrence {1}".format(failed_op_occ["operation"], failed_op_occ["id"]),
-                            "this collection cannot {0} it on OpenStack".format(event))
-    return resumer(vim, store, found, failed_op_occ, event, waits)
+    """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
+
+    What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
+    its resumer here.
+    """
+    op_occ.require_resumable(failed_op_occ, event)
+    return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)

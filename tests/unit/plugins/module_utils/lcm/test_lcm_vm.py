@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_heal, vm_resume, vm_scale
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
 
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
 
@@ -69,6 +70,10 @@ def test_scale_beyond_the_maximum_fails_before_any_write(instantiated):
     with pytest.raises(ValidationError, match="numberOfSteps"):
         vm_scale.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale", "numberOfSteps": 3})
     assert stacks.writes == []
+
+
+def test_every_operation_the_collection_resumes_has_its_resumer_on_openstack():
+    assert set(vm_resume.RESUMERS) == op_occ.RETRYABLE
 
 
 def test_heal_and_terminate_cannot_be_rolled_back(instantiated):
