@@ -71,7 +71,7 @@ def same_stack(conn, package=PACKAGE):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import indexes_for
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import indexes_for
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     with load_package(str(package)) as loaded:

@@ -14,7 +14,7 @@ The policy here:
   runs as Tacker v2 runs it: in a subprocess, its class's method called with Tacker's arguments ``(req, inst,
   grant_req, grant, tmp_csar_dir)`` as plain dicts and a copy of the package as ``tmp_csar_dir`` (on ``sys.path``),
   bounded by a timeout. Scale, heal and ChangeExtVnfConnectivity never run one: on a stack a script made, they
-  apply the built-in change of the operation to the stack as the script left it (heat/stack rebase in lcm/vm.py),
+  apply the built-in change of the operation to the stack as the script left it (heat/stack rebase in lcm/vm/shared.py),
   as Tacker does for a request that names no script.
 
 The subprocess gets no credentials: the request and instance without vimConnectionInfo's accessInfo, and an
@@ -39,13 +39,14 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import NF
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import normalize_relpath
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import MAX_TEXT_FILE_BYTES, over_limit
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 USER_DATA = "lcm-operation-user-data"
 USER_DATA_CLASS = "lcm-operation-user-data-class"
 # The module option without which a package script is refused (the one that also allows coordination scripts).
 ALLOW_SCRIPTS = "allow_package_scripts"
 # The methods of Tacker's AbstractUserData this collection calls: the operations that are given the package.
-RUN_FOR = {"INSTANTIATE": "instantiate", "CHANGE_VNFPKG": "change_vnfpkg"}
+RUN_FOR = {occ.INSTANTIATE: "instantiate", occ.CHANGE_VNFPKG: "change_vnfpkg"}
 # What a script may return, as Tacker's infra driver reads it.
 FIELDS = ("template", "files", "parameters", "existing")
 # The script's JSON result, and the end of its output that goes into an error.
@@ -193,7 +194,7 @@ def instantiate_arguments(request, instance, flavour, indexes, op_occ_id):
             res_id = _resource_id(instance["id"], vdu_id, index)
             add += [_compute(res_id, vdu_id)] + _storages(res_id, flavour, vdu_id)
     grant_request = {"vnfInstanceId": instance["id"], "vnfLcmOpOccId": op_occ_id, "vnfdId": instance.get("vnfdId"),
-                     "flavourId": request.get("flavourId"), "operation": "INSTANTIATE", "isAutomaticInvocation": False,
+                     "flavourId": request.get("flavourId"), "operation": occ.INSTANTIATE, "isAutomaticInvocation": False,
                      "addResources": add, "additionalParams": copy.deepcopy(request.get("additionalParams") or {})}
     if request.get("instantiationLevelId"):
         grant_request["instantiationLevelId"] = request["instantiationLevelId"]
@@ -221,7 +222,7 @@ def change_vnfpkg_arguments(request, inst, flavour_id, vdu_ids, op_occ_id):
                            "resource": copy.deepcopy(storage.get("storageResource"))})
             add.append({"id": "{0}-{1}".format(name, added), "type": "STORAGE", "resourceTemplateId": name})
     grant_request = {"vnfInstanceId": inst["id"], "vnfLcmOpOccId": op_occ_id, "vnfdId": inst.get("vnfdId"), "dstVnfdId": request.get("vnfdId"),
-                     "flavourId": flavour_id, "operation": "CHANGE_VNFPKG", "isAutomaticInvocation": False,
+                     "flavourId": flavour_id, "operation": occ.CHANGE_VNFPKG, "isAutomaticInvocation": False,
                      "addResources": add, "removeResources": remove, "additionalParams": copy.deepcopy(request.get("additionalParams") or {})}
     return without_secrets(request), inst, grant_request, grant_for(grant_request)
 

@@ -162,3 +162,16 @@ def describe(item):
     if isinstance(item, dict) and "file" in item and "object" in item:
         text += " ({0})".format(item["file"])
     return text
+
+
+def ref(obj):
+    """How the record names a Kubernetes object: apiVersion, kind, name and namespace."""
+    meta = obj["metadata"]
+    return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "name": meta["name"], "namespace": meta.get("namespace")}
+
+
+def identity(reference):
+    """The least object that names what ``reference`` (a :func:`ref`) names: for waits, and for records that must not
+    keep an object's content (a Secret's data)."""
+    return {"apiVersion": reference["apiVersion"], "kind": reference["kind"],
+            "metadata": {"name": reference["name"], "namespace": reference.get("namespace")}}

@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import copy
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import MASK
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, name_of, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, kind_of, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import create_rank
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import (
     CONFIG_KINDS,
@@ -48,7 +47,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     config_reasons,
     differences,
     image_reasons,
-    normalised_content,
     restart_patch,
     template_path,
 )
@@ -327,10 +325,6 @@ def rollback_job(job):
     return {"steps": result, "originals": originals}
 
 
-def identity(entry):
-    return {"apiVersion": entry["apiVersion"], "kind": entry["kind"], "metadata": {"name": entry["name"], "namespace": entry.get("namespace")}}
-
-
 # ---------------------------------------------------------------------------------------------
 # Showing it
 
@@ -367,11 +361,3 @@ def summary(job):
         for entry in step["actions"]:
             result[entry["do"]].append("{0}/{1}".format(entry["kind"], entry["name"]))
     return result
-
-
-def shown_object(obj):
-    """An object for a diff: Secret values masked."""
-    if obj is None or kind_of(obj) != "Secret":
-        return obj
-    masked = {key: MASK for key in normalised_content(obj)["data"]}
-    return dict({key: value for key, value in obj.items() if key not in ("data", "stringData")}, data=masked)

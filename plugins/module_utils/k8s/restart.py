@@ -31,6 +31,7 @@ import hashlib
 import json
 import posixpath
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import MASK
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import kind_of, name_of, namespace_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import (
@@ -107,6 +108,23 @@ def normalised_content(obj):
         return {"data": data}
     return {"data": {key: text_value(value) for key, value in mapping(obj.get("data")).items()},
             "binaryData": {key: canonical_base64(value) for key, value in mapping(obj.get("binaryData")).items()}}
+
+
+def shown_content(obj):
+    """What a diff shows of a ConfigMap's or Secret's content: a Secret's keys, never its values."""
+    if obj is None:
+        return None
+    content = normalised_content(obj)
+    if kind_of(obj) == "Secret":
+        return {"data": {key: MASK for key in content["data"]}}
+    return content
+
+
+def shown_object(obj):
+    """An object for a diff: a Secret with its content as :func:`shown_content` shows it, anything else as it is."""
+    if obj is None or kind_of(obj) != "Secret":
+        return obj
+    return dict({key: value for key, value in obj.items() if key not in ("data", "stringData")}, **shown_content(obj))
 
 
 def content_keys(obj):

@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
     records_selector,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import RECORD_LABEL, label_selector
 
 
@@ -73,30 +74,31 @@ class SecretRecordStore(RecordStore):
         return kept
 
 
-def kept_rollback(api, instance_id, namespace, op_occ_id):
+def kept_rollback(api, instance, op_occ_id):
     """What :func:`keep_rollback` kept for op occ ``op_occ_id``; None when it kept nothing (the operation wrote nothing)."""
-    secret = api.get("v1", "Secret", rollback_name(instance_id), namespace)
+    secret = api.get("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))
     return read_rollback(secret, op_occ_id) if secret is not None else None
 
 
-def keep_rollback(api, instance_id, namespace, op_occ_id, document, merge=None):
+def keep_rollback(api, instance, op_occ_id, document, merge=None):
     """Keep ``document``, the way back of op occ ``op_occ_id``, next to the record before its first write.
 
     A retry finds what the first attempt kept: it stays as it is, or ``merge(earlier, document)`` adds to it.
     """
-    existing = api.get("v1", "Secret", rollback_name(instance_id), namespace)
+    namespace = instance_namespace(instance)
+    existing = api.get("v1", "Secret", rollback_name(instance["id"]), namespace)
     earlier = read_rollback(existing, op_occ_id) if existing is not None else None
     if earlier is not None:
         document = merge(earlier, document) if merge else earlier
         if document == earlier:
             return
-    secret = rollback_secret(instance_id, namespace, op_occ_id, document)
+    secret = rollback_secret(instance["id"], namespace, op_occ_id, document)
     if existing is None:
         api.create(secret)
     else:
         api.replace(dict(secret, metadata=dict(secret["metadata"], resourceVersion=existing["metadata"]["resourceVersion"])))
 
 
-def drop_rollback(api, instance_id, namespace):
+def drop_rollback(api, instance):
     """The operation ended (completed, rolled back or failed for good): its way back goes."""
-    api.delete("v1", "Secret", rollback_name(instance_id), namespace)
+    api.delete("v1", "Secret", rollback_name(instance["id"]), instance_namespace(instance))

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""What the drivers of both VIMs (cnf.py, vm.py) share about a VNF instance and its operations."""
+"""What the drivers of both VIMs (lcm/cnf/, lcm/vm/) share about a VNF instance and its operations."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
@@ -58,7 +59,7 @@ def with_scale_levels(scale_status, levels):
 def scaled_aspects(flavour, failed_op_occ, current_levels):
     """The aspects a SCALE or SCALE_TO_LEVEL op occ set out to change, from its request and the levels before it."""
     request = failed_op_occ.get("operationParams") or {}
-    if failed_op_occ["operation"] == "SCALE":
+    if failed_op_occ["operation"] == occ.SCALE:
         return [request.get("aspectId")]
     return sorted(changed_levels(current_levels, target_scale_levels(flavour, request, current_levels)))
 
@@ -96,3 +97,12 @@ def info_result(found, now):
     """vnf_info's result from ``[(instance, op_occs)]``: a running op occ's lease says whether its runner is alive."""
     return {"changed": False, "vnf_instances": [instance for instance, _op_occs in found],
             "vnf_lcm_op_occs": [lease.with_status(item, now) for _instance, op_occs in found for item in op_occs]}
+
+
+def retry_only(planner):
+    """The resumer of HEAL and TERMINATE on either VIM, which SOL003 lets retry only (sol/op_occ.py refuses their rollback
+    first): the operation re-planned from its operationParams against the stored record. ``options``: what the other
+    resumers of the VIM take (the package, the module's params), not needed here."""
+    def retry(client, store, found, failed_op_occ, event, waits=None, **options):
+        return planner(client, store, found, failed_op_occ.get("operationParams") or {}, waits or Waits())
+    return retry

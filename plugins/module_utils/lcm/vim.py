@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One set of modules, two VIMs: the main() every LCM module calls, and the VIM path its operation takes.
 
-Which VIM is lcm/vim_select.py's vim_of. The Kubernetes path is runner.py, the Heat path heat_runner.py; only the
-one in use is imported, with its client library.
+Which VIM is lcm/vim_select.py's vim_of. The Kubernetes path is lcm/cnf/runner.py, the Heat path lcm/vm/runner.py;
+only the one in use is imported, with its client library.
 """
 
 from __future__ import annotations
@@ -25,12 +25,10 @@ def run_module(module, operation):
     target = vim_of(module.params)
     require_client(module, target)
     if target == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import heat_runner
-        run = heat_runner.run_for(operation)
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
     else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
-        run = runner.run_for(operation)
-    result = run(module.params, module.check_mode, module.diff_mode)
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+    result = runner.run_for(operation)(module.params, module.check_mode, module.diff_mode)
     result["vim_type"] = target
     with_conversions(result, module.params.get("request"))
     return result

@@ -5,7 +5,7 @@
 and the instance's external links after it.
 
 Pure: the instance's flavour (its ``cps``) and current external links are arguments. The VIM side (which
-network parameters change, the stack update) is heat/change_ext_conn.py with lcm/vm_change_ext_conn.py.
+network parameters change, the stack update) is heat/change_ext_conn.py with lcm/vm/change_ext_conn.py.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import datatypes, tacker_v1
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path, key_value_pairs, list_of, struct, validate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vim_connection_references
@@ -21,7 +22,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import require_known
 
 WHAT = "ChangeExtVnfConnectivityRequest"
-OPERATION = "CHANGE_EXT_CONN"
 
 CHANGE_EXT_VNF_CONNECTIVITY_REQUEST = {
     "extVirtualLinks": list_of(struct(datatypes.EXT_VIRTUAL_LINK_DATA), required=True, min_items=1),
@@ -37,7 +37,7 @@ def validate_change_ext_conn_request(body, instance, flavour, strict=True):
     On top of the schema: each link id once, each CP once across the request, every cpdId an external CP
     of the instance's flavour (``flavour``: its ``cps``, as the package reader gives them).
     """
-    require_instantiation_state(instance, "INSTANTIATED", OPERATION)
+    require_instantiation_state(instance, "INSTANTIATED", occ.CHANGE_EXT_CONN)
     request = validate(tacker_v1.upgrade_cp_configs(body, WHAT), CHANGE_EXT_VNF_CONNECTIVITY_REQUEST, WHAT, strict)
     check_vim_connection_references(request, WHAT, instance)
     cps = flavour.get("cps") or {}

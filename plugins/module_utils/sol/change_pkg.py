@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """ChangeCurrentVnfPkgRequest on any VIM: the rolling-update request, the merged VnfInstance fields, what the op occ reports.
 
-Both VIMs' changes of package (heat/change_pkg.py with lcm/vm_change_pkg.py, lcm/cnf_change_pkg.py) start here.
+Both VIMs' changes of package (heat/change_pkg.py with lcm/vm/change_pkg.py, lcm/cnf/change_pkg.py) start here.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
 
 WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
-OPERATION = "CHANGE_VNFPKG"
 ROLLING_UPDATE = "RollingUpdate"
 # VnfInstance fields a ChangeCurrentVnfPkgRequest modifies with JSON Merge Patch (SOL003 5.5.2.11).
 MERGED_FIELDS = ("vimConnectionInfo", "extensions", "vnfConfigurableProperties")
@@ -31,7 +31,7 @@ def validate_rolling_update(request, instance, new_vnfd):
     On top of ``sol.validation`` (schema, vnfdId, cpdIds and vdu_ids known in the new VNFD):
     upgrade_type must be given and be RollingUpdate, and vdu_params must name each VDU once.
     """
-    require_instantiation_state(instance, "INSTANTIATED", OPERATION)
+    require_instantiation_state(instance, "INSTANTIATED", occ.CHANGE_VNFPKG)
     request = validate_change_pkg_request(request, new_vnfd, instance)
     params = request.get("additionalParams") or {}
     if params.get("upgrade_type") != ROLLING_UPDATE:

@@ -51,26 +51,27 @@ EVENTS = {
 # SOL003: "error" shall be present in these states (and stays while retrying / rolling back).
 _ERROR_STATES = frozenset((FAILED_TEMP, FAILED))
 
-OPERATIONS = (
-    "INSTANTIATE",
-    "SCALE",
-    "SCALE_TO_LEVEL",
-    "CHANGE_FLAVOUR",
-    "TERMINATE",
-    "HEAL",
-    "OPERATE",
-    "CHANGE_EXT_CONN",
-    "MODIFY_INFO",
-    "CREATE_SNAPSHOT",
-    "REVERT_TO_SNAPSHOT",
-    "CHANGE_VNFPKG",
-)
+# SOL003's LcmOperationType: every module and record spells an operation with these names.
+INSTANTIATE = "INSTANTIATE"
+SCALE = "SCALE"
+SCALE_TO_LEVEL = "SCALE_TO_LEVEL"
+CHANGE_FLAVOUR = "CHANGE_FLAVOUR"
+TERMINATE = "TERMINATE"
+HEAL = "HEAL"
+OPERATE = "OPERATE"
+CHANGE_EXT_CONN = "CHANGE_EXT_CONN"
+MODIFY_INFO = "MODIFY_INFO"
+CREATE_SNAPSHOT = "CREATE_SNAPSHOT"
+REVERT_TO_SNAPSHOT = "REVERT_TO_SNAPSHOT"
+CHANGE_VNFPKG = "CHANGE_VNFPKG"
+OPERATIONS = (INSTANTIATE, SCALE, SCALE_TO_LEVEL, CHANGE_FLAVOUR, TERMINATE, HEAL,
+              OPERATE, CHANGE_EXT_CONN, MODIFY_INFO, CREATE_SNAPSHOT, REVERT_TO_SNAPSHOT, CHANGE_VNFPKG)
 
 # The operations whose FAILED_TEMP op occ this collection retries or rolls back (fail ends any of them), on both VIMs
 # (CHANGE_EXT_CONN is Heat's only). SOL003 allows no rollback of HEAL and TERMINATE. The one list: the engine checks
 # it before planning, sol/links.py links it, and a unit test holds the role's vars/main.yml to it.
-RETRYABLE = frozenset(("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "HEAL", "TERMINATE", "MODIFY_INFO", "CHANGE_VNFPKG", "CHANGE_EXT_CONN"))
-ROLLBACKABLE = RETRYABLE - {"HEAL", "TERMINATE"}
+RETRYABLE = frozenset((INSTANTIATE, SCALE, SCALE_TO_LEVEL, HEAL, TERMINATE, MODIFY_INFO, CHANGE_VNFPKG, CHANGE_EXT_CONN))
+ROLLBACKABLE = RETRYABLE - {HEAL, TERMINATE}
 
 
 def require_resumable(op_occ, event):

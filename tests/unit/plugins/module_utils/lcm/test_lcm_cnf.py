@@ -8,7 +8,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
 
 READY = {"conditions": [{"type": "Ready", "status": "True"}]}
 
@@ -44,21 +44,21 @@ def pod(name):
 
 def test_a_recreated_pod_taken_by_a_late_deletion_is_created_again(monkeypatch):
     api = LateDeleter()
-    monkeypatch.setattr(cnf, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    monkeypatch.setattr(heal, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
     api.create(pod("env-test"))
-    cnf.wait_recreated(api, [pod("env-test")], deadline())
+    heal.wait_recreated(api, [pod("env-test")], deadline())
     assert api.creates == 2 and "env-test" in api.pods
 
 
 def test_a_pod_that_never_comes_back_ready_times_out(monkeypatch):
     api = LateDeleter(late=1000)
-    monkeypatch.setattr(cnf, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    monkeypatch.setattr(heal, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
     with pytest.raises(OperationTimeout):
-        cnf.wait_recreated(api, [pod("env-test")], deadline(3))
+        heal.wait_recreated(api, [pod("env-test")], deadline(3))
 
 
 def test_vnfcs_are_counted_per_vdu():
     instance = {"instantiatedVnfInfo": {"vnfcResourceInfo": [{"vduId": "VDU1"}, {"vduId": "VDU2"}, {"vduId": "VDU2"}]}}
-    assert cnf.vnfcs_per_vdu(instance) == {"VDU1": 1, "VDU2": 2}
-    assert cnf.with_vnfcs(instance, {"VDU1": 1, "VDU2": 2}) is instance
-    assert cnf.with_vnfcs(instance, {"VDU1": 1, "VDU2": 1}) is None
+    assert heal.vnfcs_per_vdu(instance) == {"VDU1": 1, "VDU2": 2}
+    assert heal.with_vnfcs(instance, {"VDU1": 1, "VDU2": 2}) is instance
+    assert heal.with_vnfcs(instance, {"VDU1": 1, "VDU2": 1}) is None

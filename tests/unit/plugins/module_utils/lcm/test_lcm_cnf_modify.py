@@ -9,10 +9,10 @@ import base64
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import MASK as SECRET_MASK
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import deployed_manifests
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import (
-    SECRET_MASK,
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import plan_container_update
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import (
     container_update,
     modify_diff,
     new_def_files,
@@ -23,7 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import (
     with_deployed,
     with_deployed_replicas,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import plan_container_update
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import deployed_manifests
 
 K = "Files/kubernetes/"
 

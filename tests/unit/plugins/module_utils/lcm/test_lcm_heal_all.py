@@ -9,7 +9,8 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_heal
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, storage_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
@@ -60,7 +61,7 @@ def healing(monkeypatch):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     instance = record()
     version = store.save(instance, [], None)
-    vim = vm.HeatVim.__new__(vm.HeatVim)
+    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, None, None
     # The stack update and the read-back are Heat's part: the new volume comes back with a new id.
     monkeypatch.setattr(vm_heal, "update_stack", lambda *args: None)

@@ -35,7 +35,8 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
 
 
 def test_the_kubernetes_path_is_runners(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, info, runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import info
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
 
     seen = []
     monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
@@ -43,8 +44,8 @@ def test_the_kubernetes_path_is_runners(monkeypatch):
                         seen.append((planner, missing_ok, name)))
     runner.run_for("scale")({})
     runner.run_for("terminate")({})
-    assert seen == [(cnf.plan_scale, False, "SCALE"), (cnf.plan_terminate, True, "TERMINATE")]
-    assert runner.run_for("instantiate") is runner.instantiate and runner.run_for("info") is info.kubernetes_records
+    assert seen == [(scale.plan_scale, False, "SCALE"), (terminate.plan_terminate, True, "TERMINATE")]
+    assert runner.run_for("instantiate") is runner.run_instantiate and runner.run_for("info") is info.kubernetes_records
 
 
 UNFINISHED = ({"id": "i1"}, [{"id": "o1", "operation": "TERMINATE", "operationState": "FAILED_TEMP"}], "7")
@@ -59,20 +60,20 @@ def refuses_before_planning(run):
 
 def test_an_unfinished_op_occ_is_named_before_a_kubernetes_plan(monkeypatch):
     # A plan drawn on what a killed terminate half deleted would fail with the VIM's words (a dry run's 404).
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale
 
     monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
-    monkeypatch.setattr(cnf, "locate", lambda api, namespace, instance_id, name: ("store", UNFINISHED))
-    monkeypatch.setattr(cnf, "plan_scale", lambda *args: pytest.fail("planned"))
+    monkeypatch.setattr(runner, "locate", lambda api, namespace, instance_id, name: ("store", UNFINISHED))
+    monkeypatch.setattr(scale, "plan_scale", lambda *args: pytest.fail("planned"))
     refuses_before_planning(runner.run_for("scale"))
 
 
 def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import heat_runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 
-    monkeypatch.setattr(heat_runner, "heat_vim", lambda params: "vim")
-    monkeypatch.setattr(heat_runner, "heat_located", lambda vim, params: ("store", UNFINISHED))
-    refuses_before_planning(heat_runner.heat_on_instance(lambda *args, **kwargs: pytest.fail("planned"), "SCALE"))
+    monkeypatch.setattr(runner, "heat_vim", lambda params: "vim")
+    monkeypatch.setattr(runner, "located", lambda vim, params: ("store", UNFINISHED))
+    refuses_before_planning(runner.on_instance(lambda *args, **kwargs: pytest.fail("planned"), "SCALE"))
 
 
 NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
@@ -81,9 +82,9 @@ NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 @pytest.mark.parametrize("imported, absent", [
     ("lcm.vim", ("kubernetes", "openstack")),
     # Scale, heal and terminate compile neither the reader nor the container update / change of package planners.
-    ("lcm.runner", ("openstack", NFV + "package.reader", NFV + "lcm.cnf_modify", NFV + "lcm.cnf_change_pkg", NFV + "k8s.package_change")),
+    ("lcm.cnf.runner", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.modify", NFV + "lcm.cnf.change_pkg", NFV + "k8s.package_change")),
     # The reader and the change-of-package planner wait for the operations that use them.
-    ("lcm.heat_runner", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm_change_pkg", NFV + "heat.change_pkg")),
+    ("lcm.vm.runner", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm.change_pkg", NFV + "heat.change_pkg")),
 ])
 def test_a_module_call_imports_only_the_client_library_of_its_vim(imported, absent):
     # A fresh interpreter: this one has imported both already.
@@ -122,11 +123,12 @@ def test_vnf_info_carries_the_record_stores_not_the_lcm_drivers():
     # Ansible builds, sends, unpacks and compiles the payload on every call: the drivers would double it.
     reached = reachable_module_utils("plugins/modules/vnf_info.py")
     assert {"lcm.info", "k8s.store", "heat.store"} <= reached
-    assert reached.isdisjoint({"lcm.vim", "lcm.runner", "lcm.heat_runner", "lcm.cnf", "lcm.vm", "package.reader", "heat.change_pkg"}), reached
+    assert not any(name.startswith(("lcm.cnf.", "lcm.vm.")) for name in reached), reached
+    assert reached.isdisjoint({"lcm.vim", "package.reader", "heat.change_pkg"}), reached
 
 
 def test_vnf_info_imports_nothing_of_the_other_vim():
     code = ("import sys; from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import info; "
-            "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.runner', '{0}lcm.heat_runner') if name in sys.modules))").format(NFV)
+            "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.cnf.runner', '{0}lcm.vm.runner') if name in sys.modules))").format(NFV)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -14,7 +14,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_heal, vm_resume, vm_scale
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, scale as vm_scale, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
@@ -23,8 +24,8 @@ from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_he
 
 
 def test_scale_in_removes_the_newest_and_scale_out_takes_the_next_index():
-    assert vm.rescaled({"VDU1": [0, 1, 2], "VDU2": [0]}, {"VDU1": 2}) == {"VDU1": [0, 1], "VDU2": [0]}
-    assert vm.rescaled({"VDU1": [0, 2]}, {"VDU1": 3}) == {"VDU1": [0, 2, 3]}
+    assert vm_shared.rescaled({"VDU1": [0, 1, 2], "VDU2": [0]}, {"VDU1": 2}) == {"VDU1": [0, 1], "VDU2": [0]}
+    assert vm_shared.rescaled({"VDU1": [0, 2]}, {"VDU1": 3}) == {"VDU1": [0, 2, 3]}
 
 
 def test_image_names_become_glance_ids():
@@ -48,7 +49,7 @@ def instantiated(fixtures_dir):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     version = store.save(instance, [], None)
     stacks.writes.clear()
-    return vm.HeatVim.__new__(vm.HeatVim), stacks, store, (instance, [], version)
+    return vm_shared.HeatVim.__new__(vm_shared.HeatVim), stacks, store, (instance, [], version)
 
 
 def with_stacks(vim, stacks):
@@ -118,7 +119,7 @@ def test_scale_to_level_rollback_restores_the_recorded_vnfcs(instantiated):
 def scripted(found):
     """The record of ``found`` as if a package user-data script had made its stack: VDU1-0 on a flavour of its own, an extra nfv entry."""
     private = found[0]["instantiatedVnfInfo"]["metadata"][PRIVATE]
-    template, nfv = vm.built_in_stack(private, private["vnfcs"], {})
+    template, nfv = vm_shared.built_in_stack(private, private["vnfcs"], {})
     made = copy.deepcopy(nfv)
     made["VDU"]["VDU1-0"]["computeFlavourId"] = "m1.mine"
     made["extra"] = {"by": "script"}
@@ -130,14 +131,14 @@ def scripted(found):
 def test_a_scale_applies_its_built_in_change_to_the_stack_a_script_made(instantiated):
     vim, stacks, store, found = instantiated
     private, template, made = scripted(found)
-    out_template, out_nfv = vm.desired_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})
-    built_in = vm.built_in_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})[1]
+    out_template, out_nfv = vm_shared.desired_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})
+    built_in = vm_shared.built_in_stack(private, {"VDU1": [0, 1], "VDU2": [0]}, {})[1]
     assert out_nfv["VDU"]["VDU1-0"]["computeFlavourId"] == "m1.mine" and out_nfv["extra"] == {"by": "script"}
     assert out_nfv["VDU"]["VDU1-1"] == built_in["VDU"]["VDU1-1"] and "VDU1-1" in out_template["resources"]
     # Back to the VNFCs the script made the stack for: the stack as it made it, exactly.
-    assert vm.desired_stack(private, private["vnfcs"], {}) == (template, made)
+    assert vm_shared.desired_stack(private, private["vnfcs"], {}) == (template, made)
     # Scale in of the VNFC the script set: it goes, with what the script set for it.
-    assert "VDU1-0" not in vm.desired_stack(private, {"VDU1": [1], "VDU2": [0]}, {})[1]["VDU"]
+    assert "VDU1-0" not in vm_shared.desired_stack(private, {"VDU1": [1], "VDU2": [0]}, {})[1]["VDU"]
     operation = vm_scale.plan_scale(with_stacks(vim, stacks), store, found, {"type": "SCALE_OUT", "aspectId": "VDU1_scale"})
     assert operation.plan["summary"]["added"] == ["VDU1-1"] and operation.plan["summary"]["updated"] == []
 

@@ -16,7 +16,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, vm, vm_change_ext_conn
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn as vm_change_ext_conn, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -73,7 +74,7 @@ def instantiated(fixtures_dir):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     version = store.save(instance, [], None)
     stacks.writes.clear()
-    vim = vm.HeatVim.__new__(vm.HeatVim)
+    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, types.SimpleNamespace(network=FakeNetwork()), None
     return vim, stacks, store, (instance, [], version)
 
@@ -124,11 +125,11 @@ def test_rollback_updates_the_stack_back_to_the_recorded_cps(instantiated):
     # What the failed update left in Heat: VDU2_CP1 on net1.
     left = vm_change_ext_conn.plan_change_ext_conn(vim, store, found, TO_NET1).diff["after"]["nfv_cp"]
     stacks.get = lambda stack: {"parameters": {"nfv": json.dumps({"CP": left})}}
-    operation = vm_change_ext_conn.plan_resume_ext_conn(vim, store, found, failed, "rollback")
+    operation = vm_change_ext_conn.plan_resume(vim, store, found, failed, "rollback")
     assert operation.changed and operation.plan["rollback"]
     assert [(move["cp"], move["from"]["network"], move["to"]["network"]) for move in operation.plan["moves"]] == [("VDU2_CP1-0", "net1", "net0")]
     assert stacks.writes == []
-    retry = vm_change_ext_conn.plan_resume_ext_conn(vim, store, found, failed, "retry")
+    retry = vm_change_ext_conn.plan_resume(vim, store, found, failed, "retry")
     assert [move["cp"] for move in retry.plan["moves"]] == ["VDU2_CP1-0"]
 
 
@@ -140,7 +141,7 @@ def test_moves_describe_ports_and_address_changes():
 
 
 def test_kubernetes_refuses_before_connecting():
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 
     with pytest.raises(ValidationError, match="only for the OpenStack VIM: CNF external connectivity is the package's Services"):
         runner.run_for("change_ext_conn")

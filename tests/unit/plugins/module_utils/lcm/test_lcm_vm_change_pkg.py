@@ -8,7 +8,8 @@ import copy
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, vm_change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 
 IDENTITY = {"vnfdId": "new", "vnfProvider": "Company", "vnfProductName": "Sample VNF", "vnfSoftwareVersion": "1.0", "vnfdVersion": "1.0"}

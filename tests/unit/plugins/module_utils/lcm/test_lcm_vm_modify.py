@@ -9,7 +9,8 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, HeatRecordStore, name_tag
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, heat_runner, vm_modify
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, runner as vm_runner
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
 
 VIM = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://keystone.test/v3"},
@@ -103,12 +104,12 @@ def test_an_unknown_vnfc_is_refused_naming_the_field(recorded):
 @pytest.mark.parametrize("params, field", [({"package": "/srv/pkg"}, "package"), ({"delete_removed": True}, "delete_removed")])
 def test_container_update_options_are_refused_on_heat(params, field):
     with pytest.raises(ValidationError, match="OpenStack VIM") as error:
-        heat_runner.heat_modify(dict({"package": None, "delete_removed": False}, **params))
+        vm_runner.run_modify(dict({"package": None, "delete_removed": False}, **params))
     assert error.value.field == field
 
 
 def test_heat_runs_modify():
-    assert heat_runner.run_for("modify") is heat_runner.heat_modify
+    assert vm_runner.run_for("modify") is vm_runner.run_modify
 
 
 def test_a_failed_modify_is_retried_by_planning_again_and_rolled_back_without_a_vim_write(recorded):
@@ -133,15 +134,15 @@ def test_a_renamed_instance_is_found_by_its_new_name_only():
 
 
 def test_vnfc_configurable_properties_stay_while_the_vnfc_does(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import shared as vm_shared
 
     vnfc = {"id": "VDU1-srv-1", "vduId": "VDU1", "vnfcResourceInfoId": "srv-1"}
-    monkeypatch.setattr(vm, "build_instantiated_info", lambda *args: {"vnfcInfo": [dict(vnfc), {"id": "VDU2-srv-3", "vduId": "VDU2"}]})
+    monkeypatch.setattr(vm_shared, "build_instantiated_info", lambda *args: {"vnfcInfo": [dict(vnfc), {"id": "VDU2-srv-3", "vduId": "VDU2"}]})
     stacks = FakeStacks()
     stacks.resources = lambda stack: []
-    vim = vm.HeatVim.__new__(vm.HeatVim)
+    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
     vim.stacks, vim.vim_id = stacks, None
     configured = [dict(vnfc, vnfcConfigurableProperties={"k": "v"}), {"id": "VDU2-srv-2", "vduId": "VDU2", "vnfcConfigurableProperties": {"x": 1}}]
     instance = {"id": "i-1", "instantiatedVnfInfo": {"vnfcInfo": configured}}
-    after = vm.refreshed(vim, instance, {"id": "s-1", "stack_name": "vnf-i-1"}, {"flavour": {}, "request": {}}, {})["instantiatedVnfInfo"]["vnfcInfo"]
+    after = vm_shared.refreshed(vim, instance, {"id": "s-1", "stack_name": "vnf-i-1"}, {"flavour": {}, "request": {}}, {})["instantiatedVnfInfo"]["vnfcInfo"]
     assert after[0]["vnfcConfigurableProperties"] == {"k": "v"} and "vnfcConfigurableProperties" not in after[1]

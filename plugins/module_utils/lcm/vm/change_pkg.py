@@ -30,9 +30,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     FLAVOUR_KEYS,
-    INSTANTIATED,
     check_connectivity,
     check_flavours,
     load_form,
@@ -44,10 +43,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state, vnfd_identity
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state, vnfd_identity
 
-OPERATION = "CHANGE_VNFPKG"
 WHAT = sol_change_pkg.WHAT
 # Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
 CHANGE = "change"
@@ -62,7 +61,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     """
     waits = waits or Waits()
     instance = found[0]
-    require_instantiation_state(instance, INSTANTIATED, OPERATION)
+    require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
     private = private_state(instance)
     new_vnfd = package.to_dict()["vnfd"]
     flavour_id = instance["instantiatedVnfInfo"]["flavourId"]
@@ -74,7 +73,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     if form.name != old_form.name:
         raise ValidationError(WHAT, "vnfdId", "the new package's BaseHOT is of the {0} form, the instance's stack of the {1} form: "
                                               "a change of package keeps the form".format(form.name, old_form.name))
-    script = user_data.script_of(request, form, WHAT, "CHANGE_VNFPKG", allow_scripts)
+    script = user_data.script_of(request, form, WHAT, occ.CHANGE_VNFPKG, allow_scripts)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
@@ -241,7 +240,7 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         plan = change_pkg.change_plan(current, job["desired"], vdu_ids_of(job))
     target = plan.pop("target")
     changed = not plan["is_noop"] or not record_is_current(instance, job)
-    plan.update(operation=OPERATION, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfd_id=job["identity"]["vnfdId"],
+    plan.update(operation=occ.CHANGE_VNFPKG, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], vnfd_id=job["identity"]["vnfdId"],
                 hooks=sorted(hook["name"] for hook in job["hooks"].values()))
     if not changed:
         plan["lines"] = ["no change: the stack and the record already have this package"]
@@ -273,7 +272,7 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         return result
 
     diff = {"before": {key: instance.get(key) for key in job["identity"]}, "after": dict(job["identity"], stack=plan["summary"])}
-    return Operation(OPERATION, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff)
+    return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff)
 
 
 def roll(vim, stack, base, desired, instance_id, job, hook, waits, progress, change, rollback):
@@ -340,7 +339,7 @@ def coordinate(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback
         address = vnfc_address(vim, stack, name, vnfc_param.get("cp_name"), hook)
         coordination.run_script(hook, name, coordination.script_input(vnfc_param, address, rollback), timeout)
         return
-    variables = coordination.hook_variables(OPERATION, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
+    variables = coordination.hook_variables(occ.CHANGE_VNFPKG, instance_id, vnfc_details(vim, stack, name), vdu_param, rollback)
     coordination.run_hook(hook, variables, timeout)
 
 
@@ -396,11 +395,11 @@ def vnfc_details(vim, stack, name):
 # ---------------------------------------------------------------------------------------------
 # Retry / rollback of a FAILED_TEMP change
 
-def plan_resume_change(vim, store, found, failed_op_occ, event, waits):
+def plan_resume(vim, store, found, failed_op_occ, event, waits):
     instance = found[0]
     change = private_state(instance).get(CHANGE)
     if not change:
-        raise ConflictError(event, "CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
+        raise ConflictError(event, "occ.CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
                             "the record keeps no data of this change (it failed before its first stack update); fail it")
     if event == "retry":
         return change_operation(vim, store, found, failed_op_occ.get("operationParams") or {}, change["job"], waits, previous=change["previous"])
@@ -420,7 +419,7 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
     else:
         whole = stack_plan(current, previous)
         lines = plan_lines(whole)
-    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "rollback": True,
+    plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "rollback": True,
             "vnfcs": whole["vnfcs"], "summary": whole["summary"], "lines": lines}
     hook = job["hooks"].get(coordination.OLD_VNF)
     before = without_change(instance)
@@ -437,4 +436,4 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
         progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], changed)
         return result
 
-    return Operation(OPERATION, failed_op_occ.get("operationParams") or {}, instance, plan, store, op_occs, version, execute=execute)
+    return Operation(occ.CHANGE_VNFPKG, failed_op_occ.get("operationParams") or {}, instance, plan, store, op_occs, version, execute=execute)

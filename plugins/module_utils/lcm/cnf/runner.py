@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf, engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 DEFAULT_NAMESPACE = "default"
-# The op occ operations whose planners are imported only when used.
-MODIFY_INFO = "MODIFY_INFO"
-CHANGE_VNFPKG = "CHANGE_VNFPKG"
 
 
 def kube_api(params):
@@ -29,19 +30,20 @@ def kube_api(params):
     return KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE
 
 
-def instantiate(params, check_mode=False, diff_mode=False):
+def run_instantiate(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate import plan_instantiate
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     api, _namespace = kube_api(params)
     with load_package(params["package"], operation="instantiate") as package:
-        operation = cnf.plan_instantiate(
+        operation = plan_instantiate(
             api, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
             params.get("vnf_instance_id"), params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
 def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False, client=None, *, name):
-    """Run ``planner`` (cnf.plan_scale, plan_heal, plan_terminate) on the instance the params select.
+    """Run ``planner`` (scale.plan_scale, heal.plan_heal, terminate.plan_terminate, ...) on the instance the params select.
 
     ``name``: the operation (SCALE, ...), for the refusal while an earlier one is unfinished.
     ``missing_ok``: an instance that does not exist (any more) is nothing to do, not an error.
@@ -49,7 +51,7 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
     """
     api, namespace = client or kube_api(params)
     try:
-        store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+        store, found = locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     except NotFoundError as error:
         if not missing_ok:
             raise
@@ -59,118 +61,83 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
-def modify(params, check_mode=False, diff_mode=False):
+def run_modify(params, check_mode=False, diff_mode=False):
     """vnf_modify: the new package (when given) is read before anything else."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import plan_modify
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import plan_modify
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
     with load_package(params["package"]) if params.get("package") else nullcontext() as package:
         return on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
-                           params, check_mode, diff_mode, name="MODIFY_INFO")
+                           params, check_mode, diff_mode, name=occ.MODIFY_INFO)
 
 
-def change_pkg(params, check_mode=False, diff_mode=False):
+def run_change_pkg(params, check_mode=False, diff_mode=False):
     """vnf_change_pkg: the new package is read, and closed, while the change is planned."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.change_pkg import plan_change_pkg
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     with load_package(params["package"]) as package:
-        return on_instance(lambda api, store, found, request, waits: cnf_change_pkg.plan_change_pkg(
-            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode, name="CHANGE_VNFPKG")
+        return on_instance(lambda api, store, found, request, waits: plan_change_pkg(
+            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
-# Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
-# record does not list what it created: records of older versions), and the package reader's name for them.
-NEEDS_PACKAGE = {("retry", "INSTANTIATE"), ("rollback", "INSTANTIATE"), ("retry", MODIFY_INFO)}
-PACKAGE_OPERATIONS = {"INSTANTIATE": "instantiate"}
-
-
-def resume(params, check_mode=False, diff_mode=False):
-    """vnf_lcm_op_occ: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg, cnf_modify
+def run_resume(params, check_mode=False, diff_mode=False):
+    """vnf_lcm_op_occ: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance (lcm/cnf/resume.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume as resumers
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     api, namespace = kube_api(params)
-    store, found = cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    store, found = locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     event = params["action"]
 
     def plan(failed, record):
         operation_type = failed["operation"]
-        needed = (event, operation_type) in NEEDS_PACKAGE and not (event == "rollback" and cnf.recorded_resources(record[0]))
-        if needed and not params.get("package"):
+        if resumers.needs_package(event, failed, record[0]) and not params.get("package"):
             raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
         # Planning reads all it needs of the package: it can be closed before the operation runs.
-        with load_package(params["package"], PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext() as package:
-            return resume_operation(api, store, record, failed, event, package, params)
+        with load_package(params["package"], resumers.PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext() as package:
+            return resumers.plan_resume(api, store, record, failed, event, waits(params), package, params)
 
     def on_fail(failed):
-        if failed["operation"] == MODIFY_INFO:
-            cnf_modify.discard_rollback(api, found[0])
-        elif failed["operation"] == CHANGE_VNFPKG:
-            cnf_change_pkg.discard_job(api, found[0])
+        if failed["operation"] in resumers.KEEPS_ROLLBACK_DATA:
+            drop_rollback(api, found[0])
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
     return with_api_calls(result, api)
 
 
-def resume_operation(api, store, found, failed, event, package, params):
-    """The engine.Operation that retries (plans the request again on the recorded state) or rolls back ``failed``."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import cnf_change_pkg, cnf_modify
-
-    operation_type, request, instance = failed["operation"], failed.get("operationParams"), found[0]
-    if event == "retry":
-        if operation_type == "INSTANTIATE":
-            return cnf.plan_instantiate(api, package, instance.get("vnfInstanceName"), request, instance.get("vnfInstanceDescription"),
-                                        instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
-        if operation_type == MODIFY_INFO:
-            return cnf_modify.plan_modify(api, store, found, request, package, params["delete_removed"], waits(params), retry_of=failed["id"])
-        if operation_type == CHANGE_VNFPKG:
-            return cnf_change_pkg.plan_retry(api, store, found, failed, package, waits(params))
-        planners = {"SCALE": cnf.plan_scale, "SCALE_TO_LEVEL": cnf.plan_scale_to_level, "HEAL": cnf.plan_heal, "TERMINATE": cnf.plan_terminate}
-        return planners[operation_type](api, store, found, request, waits(params))
-    if operation_type == "INSTANTIATE":
-        return cnf.plan_instantiate_rollback(api, store, found, failed, package, waits(params))
-    if operation_type in ("SCALE", "SCALE_TO_LEVEL"):
-        return cnf.plan_scale_rollback(api, store, found, failed, waits(params))
-    if operation_type == MODIFY_INFO:
-        return cnf_modify.plan_rollback(api, store, found, failed, waits(params))
-    if operation_type == CHANGE_VNFPKG:
-        return cnf_change_pkg.plan_rollback(api, store, found, failed, waits(params))
-    # The engine let only sol/op_occ.py ROLLBACKABLE through: what is left has no Kubernetes form (CHANGE_EXT_CONN).
-    raise ConflictError("roll back", "operation occurrence {0}".format(failed["id"]), "a {0} is not an operation on Kubernetes".format(operation_type))
-
-
-def delete(params, check_mode=False, diff_mode=False):
+def run_delete(params, check_mode=False, diff_mode=False):
     """vnf_delete: the instance's identifier, with its record and what the collection keeps for it (lcm/delete.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
     api, namespace = kube_api(params)
-    result = identifier.delete_identifier(lambda: cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")),
+    result = identifier.delete_identifier(lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")),
                                           left_objects, check_mode, diff_mode)
     return with_api_calls(result, api)
 
 
-def terminate(params, check_mode=False, diff_mode=False):
+def run_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
     api, namespace = kube_api(params)
-    result = on_instance(cnf.plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name="TERMINATE")
+    result = on_instance(terminate.plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name=occ.TERMINATE)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
     result = identifier.terminate_then_delete(
-        result, lambda: cnf.locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects,
+        result, lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects,
         check_mode, diff_mode)
     return with_api_calls(result, api)
 
 
 def left_objects(instance):
     """What the record of a NOT_INSTANTIATED instance lists: what an instantiate that was failed (not rolled back) left."""
-    if instance.get("instantiationState") == "INSTANTIATED":
+    if instance.get("instantiationState") == INSTANTIATED:
         return []
-    return ["{0}/{1}".format(item.get("kind"), item.get("name")) for item in cnf.recorded_resources(instance)]
+    return ["{0}/{1}".format(item.get("kind"), item.get("name")) for item in recorded_resources(instance)]
 
 
 def with_api_calls(result, api):
@@ -182,7 +149,7 @@ def with_api_calls(result, api):
 def run_for(operation):
     """The Kubernetes run of an LCM module's operation: ``run(params, check_mode, diff_mode)``."""
     if operation == "instantiate":
-        return instantiate
+        return run_instantiate
     if operation == "info":
         from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import kubernetes_records
         return kubernetes_records
@@ -190,8 +157,8 @@ def run_for(operation):
         raise ValidationError("ChangeExtVnfConnectivityRequest", None, "ChangeExtVnfConnectivity is only for the OpenStack VIM: CNF external "
                               "connectivity is the package's Services")
     if operation in ("modify", "op_occ", "change_pkg", "delete", "terminate"):
-        return {"modify": modify, "op_occ": resume, "change_pkg": change_pkg, "delete": delete, "terminate": terminate}[operation]
-    planner = {"scale": cnf.plan_scale, "scale_to_level": cnf.plan_scale_to_level, "heal": cnf.plan_heal}[operation]
+        return {"modify": run_modify, "op_occ": run_resume, "change_pkg": run_change_pkg, "delete": run_delete, "terminate": run_terminate}[operation]
+    planner = {"scale": scale.plan_scale, "scale_to_level": scale.plan_scale_to_level, "heal": heal.plan_heal}[operation]
 
     def run(params, check_mode=False, diff_mode=False):
         return on_instance(planner, params, check_mode, diff_mode, name=operation.upper())

@@ -2,8 +2,9 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """VM-based VNF lifecycle on OpenStack Heat: one stack per VNF instance, one Heat resource per VNFC (or an AutoScalingGroup
-member). What every operation shares; each operation plans in its own file (vm_instantiate, vm_scale, vm_heal, vm_terminate,
-vm_change_pkg, vm_change_ext_conn, vm_modify) and vm_resume picks a FAILED_TEMP op occ's retry or rollback.
+member). What every operation shares; each operation plans in its own file beside this one (instantiate.py, scale.py,
+heal.py, terminate.py, modify.py, change_pkg.py, change_ext_conn.py); runner.py takes a module's params to one of them,
+resume.py a FAILED_TEMP op occ.
 
 Each ``plan_*`` validates everything (request, VNFD, and the cloud's networks, subnets, ports,
 images and flavours), plans, and returns an engine.Operation; the stack writes happen only in the
@@ -24,13 +25,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST
 
-INSTANTIATED = "INSTANTIATED"
-NOT_INSTANTIATED = "NOT_INSTANTIATED"
 # The flavour parts later operations need to rebuild the stack without the package.
 FLAVOUR_KEYS = ("vdus", "cps", "virtual_links", "virtual_storages")
 
@@ -273,11 +272,3 @@ def refuse_scripts(request, private, what, operation):
 def stack_description(private, indexes):
     template, nfv = desired_stack(private, indexes, private.get("images") or {})
     return {"template": template, "files": {}, "nfv": nfv}
-
-
-def retry_only(planner):
-    """The resumer of HEAL and TERMINATE, which SOL003 lets retry only (sol/op_occ.py refuses their rollback first): the
-    operation re-planned from its operationParams against the stored record."""
-    def retry(vim, store, found, failed_op_occ, event, waits=None):
-        return planner(vim, store, found, failed_op_occ.get("operationParams") or {}, waits or Waits())
-    return retry

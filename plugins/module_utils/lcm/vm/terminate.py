@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import INSTANTIATED, NOT_INSTANTIATED, located_stack, retry_only
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
 
 
 def plan_terminate(vim, store, found, request, waits=None, preview=False):
@@ -22,12 +24,12 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
     # Not instantiated, but its record names a stack: what an instantiate that was failed (not rolled back) left.
     leftover = instance.get("instantiationState") != INSTANTIATED and ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get("stack_id")
     if instance.get("instantiationState") != INSTANTIATED and not leftover:
-        plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "lines": ["no change: not instantiated"]}
-        return Operation("TERMINATE", request, instance, plan, store, op_occs, version, changed=False)
+        plan = {"operation": occ.TERMINATE, "vnf_instance_id": instance["id"], "lines": ["no change: not instantiated"]}
+        return Operation(occ.TERMINATE, request, instance, plan, store, op_occs, version, changed=False)
     stack = located_stack(instance)
     servers = [item["computeResource"]["resourceId"] for item in instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []]
     graceful = request["terminationType"] == "GRACEFUL"
-    plan = {"operation": "TERMINATE", "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
+    plan = {"operation": occ.TERMINATE, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
             "termination_type": request["terminationType"], "stop_servers": servers if graceful else [],
             "lines": ["stack {0}: delete{1}".format(stack["stack_name"], " (not instantiated: what a failed instantiate left)" if leftover else "")]}
 
@@ -44,7 +46,7 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
         progress["resourceChanges"] = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
         return result
 
-    return Operation("TERMINATE", request, instance, plan, store, op_occs, version, execute=execute,
+    return Operation(occ.TERMINATE, request, instance, plan, store, op_occs, version, execute=execute,
                      diff={"before": {"instantiationState": instance.get("instantiationState"), "stack": stack["stack_name"]},
                            "after": {"instantiationState": NOT_INSTANTIATED}})
 
@@ -73,4 +75,4 @@ def _status(compute, server_id):
     return server.status if server is not None else None
 
 
-plan_resume_terminate = retry_only(plan_terminate)
+plan_resume = retry_only(plan_terminate)

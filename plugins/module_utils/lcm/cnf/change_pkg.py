@@ -19,22 +19,23 @@ import json
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, load_manifests, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import WORKLOAD_KINDS, object_key
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import create_or_adopt, deployed_manifests, judged, ref, refresh_vnfcs
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf_modify import STRATEGIC, with_content
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
     MERGED_FIELDS,
-    OPERATION,
     WHAT,
     merged_instance_fields,
     modifications_triggered,
@@ -90,11 +91,11 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
 
     def execute(progress):
         # Before the first write; a retry keeps the first attempt's job and originals.
-        keep_rollback(api, instance["id"], namespace, progress["op_occ_id"], dict(document, operation=OPERATION))
+        keep_rollback(api, instance, progress["op_occ_id"], dict(document, operation=occ.CHANGE_VNFPKG))
         return carry_out(api, instance, document, progress, waits)
 
     # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
-    return Operation(OPERATION, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
+    return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
                      instance_while_running=with_resources_of(instance, job), diff=change_diff(job))
 
 
@@ -179,7 +180,7 @@ def dry_run_job(api, instance_id, job, records, live):
     files = {object_key(record): record for record in records}
     for step in job["steps"]:
         for entry in step["actions"]:
-            record = files.get((entry["kind"], entry["name"])) or {"object": change.identity(entry)}
+            record = files.get((entry["kind"], entry["name"])) or {"object": identity(entry)}
             if entry["do"] == change.CREATE:
                 judged(WHAT, record, create_or_adopt, api, entry["object"], instance_id, dry_run=True)
             elif entry["do"] in (change.UPDATE, change.CONTENT) and live.get((entry["kind"], entry["name"])) is not None:
@@ -238,8 +239,8 @@ def with_resources(instance, resources):
 
 def saved_job(api, instance, op_occ_id):
     """The job kept for ``op_occ_id`` before its first write; None when the operation wrote nothing."""
-    document = kept_rollback(api, instance["id"], instance_namespace(instance), op_occ_id)
-    return document if document and document.get("operation") == OPERATION else None
+    document = kept_rollback(api, instance, op_occ_id)
+    return document if document and document.get("operation") == occ.CHANGE_VNFPKG else None
 
 
 def carry_out(api, instance, document, progress, waits, rollback=False):
@@ -254,9 +255,9 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
             write(api, instance["id"], entry)
             progress.setdefault("done", []).append("{0} {1}/{2}".format(entry["do"], entry["kind"], entry["name"]))
             if waits.enabled and entry.get("wait") == "ready":
-                wait_ready(api, [change.identity(entry)], deadline)
+                wait_ready(api, [identity(entry)], deadline)
             elif waits.enabled and entry.get("wait") == "gone":
-                wait_gone(api, [change.identity(entry)], deadline)
+                wait_gone(api, [identity(entry)], deadline)
         if step.get("named") and step["vdu_id"] in vdus:
             coordinate(api, instance, step["vdu_id"], vdus[step["vdu_id"]], document, rollback, waits)
     # Where a VDU's workload stays, its new pods take over its VNFC ids (as after a heal).
@@ -265,7 +266,7 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
     progress["resourceChanges"] = vnfc_changes(before, result)
     if not rollback:
         progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
-    discard_job(api, instance)
+    drop_rollback(api, instance)
     return result
 
 
@@ -319,7 +320,7 @@ def coordinate(api, instance, vdu_id, workload, document, rollback, waits):
             given = coordination.script_input(vdu_param.get(coordination.vnfc_param_key(rollback)), ips.get(pod), rollback)
             coordination.run_script(hook, pod, given, waits.timeout)
         else:
-            coordination.run_hook(hook, coordination.hook_variables(OPERATION, instance["id"], vnfc, vdu_param, rollback), waits.timeout)
+            coordination.run_hook(hook, coordination.hook_variables(occ.CHANGE_VNFPKG, instance["id"], vnfc, vdu_param, rollback), waits.timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,7 +340,7 @@ def plan_retry(api, store, found, failed, package=None, waits=None, allow_script
     def execute(progress):
         return carry_out(api, instance, document, progress, waits)
 
-    return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
+    return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
                      instance_while_running=with_resources_of(instance, document["job"]))
 
 
@@ -348,30 +349,25 @@ def plan_rollback(api, store, found, failed, waits=None):
     waits = waits or Waits()
     instance, op_occs, version = found
     document = saved_job(api, instance, failed["id"])
-    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
+    plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
     if document is None:
         plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
-        return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
+        return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
     back = change.rollback_job(document["job"])
     plan.update(lines=change.plan_lines(back), summary=change.summary(back))
 
     def execute(progress):
         return carry_out(api, instance, document, progress, waits, rollback=True)
 
-    return Operation(OPERATION, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
+    return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
                      instance_while_running=with_resources_of(instance, document["job"]))
-
-
-def discard_job(api, instance):
-    """The op occ ended: its job goes (FAILED: the objects stay as they are, listed in the record for terminate)."""
-    drop_rollback(api, instance["id"], instance_namespace(instance))
 
 
 # ---------------------------------------------------------------------------------------------
 # What the user sees
 
 def plan_of(instance, job, hooks):
-    return {"operation": OPERATION, "vnf_instance_id": instance["id"], "namespace": instance_namespace(instance),
+    return {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "namespace": instance_namespace(instance),
             "steps": [{"name": step["name"], "vdu_id": step.get("vdu_id"), "moved": step.get("moved", False),
                        "actions": [{key: value for key, value in entry.items() if key not in ("object", "patch")} for entry in step["actions"]]}
                       for step in job["steps"] if step["actions"]],
@@ -385,6 +381,13 @@ def change_diff(job):
     for step in job["steps"]:
         for entry in step["actions"]:
             label = "{0}/{1}".format(entry["kind"], entry["name"])
-            before[label] = change.shown_object(job["originals"].get(label))
-            after[label] = None if entry["do"] == change.DELETE else change.shown_object(entry.get("object"))
+            before[label] = shown_object(job["originals"].get(label))
+            after[label] = None if entry["do"] == change.DELETE else shown_object(entry.get("object"))
     return {"before": before, "after": after}
+
+
+def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+    """Retry goes on with the job kept before the first write; rollback runs it backwards."""
+    if event == "rollback":
+        return plan_rollback(api, store, found, failed, waits)
+    return plan_retry(api, store, found, failed, package, waits)

@@ -21,7 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recor
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     located_stack,
     refuse_scripts,
@@ -32,8 +32,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_ext_conn as sol_change_ext_conn
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-OPERATION = sol_change_ext_conn.OPERATION
 WHAT = sol_change_ext_conn.WHAT
 
 
@@ -43,7 +43,7 @@ def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
     instance, op_occs, version = found
     private = private_state(instance)
     request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
-    refuse_scripts(request, private, WHAT, OPERATION)
+    refuse_scripts(request, private, WHAT, occ.CHANGE_EXT_CONN)
     new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"], form_of(private["base_template"]))
     check_connectivity(vim, request, WHAT)
     new_private = dict(private, request=new_request)
@@ -61,7 +61,7 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
     # A rollback starts from what the failed update left in Heat, not from the record.
     moves = change_ext_conn.cp_moves(stack_nfv(vim, stack) if rollback else before["nfv"], after["nfv"])
     same_record = new_private["request"] == private["request"] and (vim_connections or None) == (instance.get("vimConnectionInfo") or None)
-    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "moves": moves,
+    plan = {"operation": occ.CHANGE_EXT_CONN, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "moves": moves,
             "ext_virtual_links": copy.deepcopy(new_private["request"].get("extVirtualLinks") or []),
             "lines": change_ext_conn.move_lines(moves)}
     if rollback:
@@ -69,7 +69,7 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
         plan["lines"] = ["stack {0}: nfv CP parameters back to those before the change (rollback)".format(stack["stack_name"])] + plan["lines"]
     elif not moves and same_record:
         plan["lines"] = ["no change: the external CPs already are on the requested links"]
-        return Operation(OPERATION, request, instance, plan, store, op_occs, version, changed=False)
+        return Operation(occ.CHANGE_EXT_CONN, request, instance, plan, store, op_occs, version, changed=False)
     elif not moves:
         plan["lines"] = ["no stack update: the CPs' networks and addresses stay; the record takes the request's links"]
     if moves and not rollback:
@@ -95,10 +95,10 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
 
     diff = {"before": {"extVirtualLinks": private["request"].get("extVirtualLinks") or [], "nfv_cp": before["nfv"].get("CP") or {}},
             "after": {"extVirtualLinks": new_private["request"].get("extVirtualLinks") or [], "nfv_cp": after["nfv"].get("CP") or {}}}
-    return Operation(OPERATION, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+    return Operation(occ.CHANGE_EXT_CONN, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
-def plan_resume_ext_conn(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     """Retry (plan the op occ's request again, against the record from before) or roll back (the stack to the record's CPs)."""
     waits = waits or Waits()
     instance = found[0]
@@ -106,6 +106,6 @@ def plan_resume_ext_conn(vim, store, found, failed_op_occ, event, waits=None):
     if event == "retry":
         return plan_change_ext_conn(vim, store, found, params, waits)
     if event != "rollback":
-        raise ConflictError(event, "{0} operation occurrence {1}".format(OPERATION, failed_op_occ["id"]), "only retry and rollback are planned")
+        raise ConflictError(event, "{0} operation occurrence {1}".format(occ.CHANGE_EXT_CONN, failed_op_occ["id"]), "only retry and rollback are planned")
     private = private_state(instance)
     return _operation(vim, store, found, params, private, private, instance.get("vimConnectionInfo"), waits, rollback=True)

@@ -15,10 +15,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recor
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     FLAVOUR_KEYS,
-    INSTANTIATED,
-    NOT_INSTANTIATED,
     check_connectivity,
     check_flavours,
     desired_stack,
@@ -32,9 +30,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     timeout_mins,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance
 
 
 def load_flavour_hot(package, flavour_id):
@@ -75,7 +74,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     form = load_form(base_template)
-    script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, "INSTANTIATE", allow_scripts)
+    script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
     private["images"] = resolve_images(vim, names_nfv, flavour, request)
@@ -85,7 +84,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         check_flavours(vim, nfv, request)
     name_of_stack = stack_name(instance["id"])
     plan = {
-        "operation": "INSTANTIATE",
+        "operation": occ.INSTANTIATE,
         "vnf_instance_id": instance["id"],
         "stack_name": name_of_stack,
         "resources": {key: value.get("type") for key, value in sorted(template["resources"].items())},
@@ -128,7 +127,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
 
     diff = {"before": {"instantiationState": instance.get("instantiationState")},
             "after": {"instantiationState": INSTANTIATED, "stack": name_of_stack, "resources": plan["resources"], "nfv": nfv}}
-    return Operation("INSTANTIATE", request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+    return Operation(occ.INSTANTIATE, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
 def scripted_stack(package, script, request, instance, private, indexes, files, waits):
@@ -153,12 +152,12 @@ def already_instantiated(instance, wanted, store, op_occs, version):
         raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
                             "it is already INSTANTIATED with another request; terminate it first, or use vnf_scale / vnf_heal")
     metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
-    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "stack_name": metadata.get("stack_name"),
+    plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "stack_name": metadata.get("stack_name"),
             "lines": ["no change: already instantiated as requested"]}
-    return Operation("INSTANTIATE", {}, instance, plan, store, op_occs, version, changed=False)
+    return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 
-def plan_resume_instantiate(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     """Rollback deletes the stack; retry updates it to the VNFCs the record has (the failed create's stack may lack some)."""
     waits = waits or Waits()
     params = failed_op_occ.get("operationParams") or {}
@@ -169,7 +168,7 @@ def plan_resume_instantiate(vim, store, found, failed_op_occ, event, waits=None)
         raise ConflictError(event, "INSTANTIATE of VNF instance {0}".format(instance["id"]), "no stack was created; fail it and instantiate again")
     stack = {"stack_name": metadata["stack_name"], "id": metadata["stack_id"]}
     if event == "rollback":
-        plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
+        plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
 
         def rollback(progress):
             progress.release_record()
@@ -179,9 +178,9 @@ def plan_resume_instantiate(vim, store, found, failed_op_occ, event, waits=None)
             result = {key: value for key, value in instance.items() if key != "instantiatedVnfInfo"}
             return dict(result, instantiationState=NOT_INSTANTIATED)
 
-        return Operation("INSTANTIATE", params, instance, plan, store, op_occs, version, execute=rollback)
+        return Operation(occ.INSTANTIATE, params, instance, plan, store, op_occs, version, execute=rollback)
     described = stack_description(private, private["vnfcs"])
-    plan = {"operation": "INSTANTIATE", "vnf_instance_id": instance["id"], "lines": ["stack {0}: update (retry)".format(stack["stack_name"])]}
+    plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "lines": ["stack {0}: update (retry)".format(stack["stack_name"])]}
     flavour = private["flavour"]
     vim.stacks.preview_update(stack, described["template"], vim.stacks.files(stack), {"nfv": described["nfv"]})
 
@@ -195,4 +194,4 @@ def plan_resume_instantiate(vim, store, found, failed_op_occ, event, waits=None)
         progress["resourceChanges"] = vnfc_changes([], result)
         return result
 
-    return Operation("INSTANTIATE", params, instance, plan, store, op_occs, version, execute=retry)
+    return Operation(occ.INSTANTIATE, params, instance, plan, store, op_occs, version, execute=retry)

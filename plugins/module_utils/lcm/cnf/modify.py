@@ -16,7 +16,7 @@ import copy
 import posixpath
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, kind_of, load_manifests, name_of, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, kind_of, load_manifests, name_of, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import CONFIG_KINDS, object_key, pod_spec_of
@@ -27,34 +27,26 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     config_objects,
     normalised_content,
     plan_container_update,
+    shown_content,
     with_images,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import (
-    INSTANTIATED,
-    config_identity,
-    create_or_adopt,
-    judged,
-    recreate_pod,
-    refresh_vnfcs,
-    vdu_records_of,
-    wait_recreated,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.heal import recreate_pod, wait_recreated
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification, modification_diff
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import modified_attributes as changed_attributes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, modified_attributes as changed_attributes
 
-MODIFY_INFO = "MODIFY_INFO"
 PATHS_KEY = "configmap_secret_paths"
 STRATEGIC = "application/strategic-merge-patch+json"
 # What a container update reads live: the VNF's ConfigMaps, Secrets, workloads and their pods.
 LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Pod"), ("apps/v1", "ReplicaSet"), ("apps/v1", "Deployment"),
               ("apps/v1", "DaemonSet"), ("apps/v1", "StatefulSet"), ("batch/v1", "Job"), ("batch/v1", "CronJob"))
 API_VERSIONS = dict((kind, api_version) for api_version, kind in LIVE_KINDS)
-SECRET_MASK = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
 
 
 def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None, retry_of=None):
@@ -78,7 +70,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         update = plan_update(api, instance, package, paths, delete_removed, retry_of)
         dry_run_update(api, instance, update)
         modified = with_deployed(modified, update)
-    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"],
+    plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"],
             "modifications": {key: modified.get(key) for key in changed_attributes(instance, modified)}}
     if update is not None:
         plan["container_update"] = update["plan"]
@@ -92,10 +84,10 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         result = refresh_vnfcs(api, modified, healed_ids=replaced)
         progress["resourceChanges"] = vnfc_changes(before, result)
         progress["result"] = {"replaced_pods": replaced_pods(before, result)}
-        discard_rollback(api, instance)
+        drop_rollback(api, instance)
         return result
 
-    return Operation(MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
+    return Operation(occ.MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
                      diff=modify_diff(instance, modified, update))
 
 
@@ -136,7 +128,7 @@ def plan_update(api, instance, package, paths, delete_removed, retry_of=None):
     records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
     live = live_objects(api, namespace, instance["id"])
     if retry_of:
-        saved = kept_rollback(api, instance["id"], namespace, retry_of)
+        saved = kept_rollback(api, instance, retry_of)
         live = before_first_attempt(live, saved, deployed) if saved else live
     plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
     return container_update(plan, files, target_manifests(deployed, records, plan), records, live)
@@ -228,7 +220,7 @@ def target_manifests(deployed, new_records, plan):
             record = copy.deepcopy(record)
             with_images(pod_spec_of(record["object"]), reasons[key])
         target.append(record)
-    target.extend(dict(record, object=config_identity(record["object"])) for record in new_records if kind_of(record) in CONFIG_KINDS)
+    target.extend(dict(record, object=identity(ref(record["object"]))) for record in new_records if kind_of(record) in CONFIG_KINDS)
     return target
 
 
@@ -260,15 +252,6 @@ def modify_diff(before, after, update):
             diff["before"][label] = shown_content(live.get(key))
             diff["after"][label] = shown_content(new[key])
     return diff
-
-
-def shown_content(obj):
-    if obj is None:
-        return None
-    content = normalised_content(obj)
-    if kind_of(obj) == "Secret":
-        return {"data": {key: SECRET_MASK for key in content["data"]}}
-    return content
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,7 +343,7 @@ def save_rollback(api, instance, update, op_occ_id):
         known = {object_key(obj) for obj in earlier["config"]}
         return dict(document, config=earlier["config"] + [obj for obj in document["config"] if object_key(obj) not in known])
 
-    keep_rollback(api, instance["id"], instance_namespace(instance), op_occ_id,
+    keep_rollback(api, instance, op_occ_id,
                   {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}, merge)
 
 
@@ -377,11 +360,11 @@ def plan_rollback(api, store, found, failed, waits=None):
     waits = waits or Waits()
     instance, op_occs, version = found
     namespace = instance_namespace(instance)
-    saved = kept_rollback(api, instance["id"], namespace, failed["id"])
-    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
+    saved = kept_rollback(api, instance, failed["id"])
+    plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
     if saved is None:
         plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
-        return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
+        return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, changed=False)
     live = live_objects(api, namespace, instance["id"])
     originals = {object_key(obj): obj for obj in saved["config"]}
     live_config = config_objects(live)
@@ -402,12 +385,15 @@ def plan_rollback(api, store, found, failed, waits=None):
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
         result = refresh_vnfcs(api, instance, healed_ids=replaced)
-        discard_rollback(api, instance)
+        drop_rollback(api, instance)
         return result
 
-    return Operation(MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+    return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
 
 
-def discard_rollback(api, instance):
-    """The op occ ended (completed, rolled back, FAILED): its rollback data goes."""
-    drop_rollback(api, instance["id"], instance_namespace(instance))
+def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+    """Retry plans the request again with the package read again (what the first attempt did is kept); rollback restores
+    what the rollback Secret kept."""
+    if event == "rollback":
+        return plan_rollback(api, store, found, failed, waits)
+    return plan_modify(api, store, found, failed.get("operationParams"), package, params["delete_removed"], waits, retry_of=failed["id"])

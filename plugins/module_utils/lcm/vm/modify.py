@@ -14,10 +14,10 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification, modification_diff, modified_attributes
 
-MODIFY_INFO = "MODIFY_INFO"
 MODIFY_REQUEST = "VnfInfoModificationRequest"
 CHANGE_PKG_HINT = "on the OpenStack VIM a new VNF package is applied with nfv.vnflcm.vnf_change_pkg (ChangeCurrentVnfPkgRequest)"
 
@@ -45,18 +45,18 @@ def modified_record(instance, request):
 
 
 def plan_modify(vim, store, found, request, waits=None, preview=False):
-    """MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
+    """occ.MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
     modified = modified_record(instance, request)
     keys = modified_attributes(instance, modified)
     diff = modification_diff(instance, modified)
     vnfc_labels = sorted(label for label in diff["after"] if label not in keys)
-    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"], "modifications": {key: modified.get(key) for key in keys},
+    plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "modifications": {key: modified.get(key) for key in keys},
             "lines": ["{0}: modify (record only, no stack update)".format(label) for label in keys + vnfc_labels] or ["no change"]}
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
-    return Operation(MODIFY_INFO, recordable_request(request), instance, plan, store, op_occs, version, changed=modified != instance,
+    return Operation(occ.MODIFY_INFO, recordable_request(request), instance, plan, store, op_occs, version, changed=modified != instance,
                      execute=lambda progress: modified, diff=diff)
 
 
@@ -70,12 +70,12 @@ def recordable_request(request):
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
-    """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
+    """Retry or roll back a FAILED_TEMP occ.MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
     the record and a rollback changes only the op occ (the record still holds the instance from before)."""
     instance, op_occs, version = found
     params = failed_op_occ.get("operationParams") or {}
     if event == "retry":
         return plan_modify(vim, store, found, params, waits)
-    plan = {"operation": MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed_op_occ["id"],
+    plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed_op_occ["id"],
             "lines": ["the operation wrote nothing on the VIM: only the op occ changes"]}
-    return Operation(MODIFY_INFO, params, instance, plan, store, op_occs, version, changed=False)
+    return Operation(occ.MODIFY_INFO, params, instance, plan, store, op_occs, version, changed=False)

@@ -20,8 +20,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
-    INSTANTIATED,
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     located_stack,
     refreshed,
     refuse_scripts,
@@ -29,6 +28,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import (
     stack_description,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
     changed_levels,
     replicas_at_levels,
@@ -42,7 +42,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     validate_scale_request,
     validate_scale_to_level_request,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import current_scale_levels, require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, current_scale_levels, require_instantiation_state
 
 SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
 
@@ -51,11 +51,11 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
     """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: adds or removes ``<VDU>-<idx>`` resources."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    require_instantiation_state(instance, INSTANTIATED, "SCALE")
+    require_instantiation_state(instance, INSTANTIATED, occ.SCALE)
     private = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_request(request, private["flavour"], levels)
-    refuse_scripts(request, private, SCALE_VNF_REQUEST, "SCALE")
+    refuse_scripts(request, private, SCALE_VNF_REQUEST, occ.SCALE)
     aspect_id = request["aspectId"]
     level = scale_level_after(levels.get(aspect_id, 0), request)
     indexes = rescaled(private["vnfcs"], replicas_for(private["flavour"], aspect_id, level))
@@ -69,23 +69,23 @@ def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
     aspect whose level changes; nothing to do (no stack update) when every aspect is already at its target."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    require_instantiation_state(instance, INSTANTIATED, "SCALE_TO_LEVEL")
+    require_instantiation_state(instance, INSTANTIATED, occ.SCALE_TO_LEVEL)
     private = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_to_level_request(request)
-    refuse_scripts(request, private, SCALE_VNF_TO_LEVEL_REQUEST, "SCALE_TO_LEVEL")
+    refuse_scripts(request, private, SCALE_VNF_TO_LEVEL_REQUEST, occ.SCALE_TO_LEVEL)
     changes = changed_levels(levels, target_scale_levels(private["flavour"], request, levels))
     levels_plan = {"from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
                    "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
     if not changes:
-        plan = dict(levels_plan, operation="SCALE_TO_LEVEL", vnf_instance_id=instance["id"], lines=["no change: already at the requested scale levels"])
-        return Operation("SCALE_TO_LEVEL", request, instance, plan, store, op_occs, version, changed=False)
+        plan = dict(levels_plan, operation=occ.SCALE_TO_LEVEL, vnf_instance_id=instance["id"], lines=["no change: already at the requested scale levels"])
+        return Operation(occ.SCALE_TO_LEVEL, request, instance, plan, store, op_occs, version, changed=False)
     indexes = rescaled(private["vnfcs"], replicas_at_levels(private["flavour"], levels_plan["to_levels"]))
     return scale_operation(vim, store, found, request, waits, levels_plan["to_levels"], indexes, levels_plan, preview,
-                           name="SCALE_TO_LEVEL", diff=levels_diff(changes))
+                           name=occ.SCALE_TO_LEVEL, diff=levels_diff(changes))
 
 
-def scale_operation(vim, store, found, request, waits, to_levels, indexes, levels_plan, preview=False, name="SCALE", diff=None):
+def scale_operation(vim, store, found, request, waits, to_levels, indexes, levels_plan, preview=False, name=occ.SCALE, diff=None):
     """The stack update to VNFCs ``indexes`` that brings the aspects of ``to_levels`` to their levels (SCALE, SCALE_TO_LEVEL
     and their rollbacks, which restore the recorded VNFCs and change no level)."""
     instance, op_occs, version = found
@@ -144,7 +144,7 @@ def group_lines(instance, groups, current, counts):
     return lines
 
 
-def plan_resume_scale(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     """Retry re-plans a SCALE / SCALE_TO_LEVEL from its operationParams; rollback restores the VNFCs before it. Either way
     from the record, which still has the VNFCs and levels from before the failed scale."""
     waits = waits or Waits()
@@ -152,9 +152,9 @@ def plan_resume_scale(vim, store, found, failed_op_occ, event, waits=None):
     operation = failed_op_occ["operation"]
     params = failed_op_occ.get("operationParams") or {}
     if event == "retry":
-        return (plan_scale if operation == "SCALE" else plan_scale_to_level)(vim, store, found, params, waits)
+        return (plan_scale if operation == occ.SCALE else plan_scale_to_level)(vim, store, found, params, waits)
     levels = current_scale_levels(instance)
-    if operation == "SCALE":
+    if operation == occ.SCALE:
         aspect_id = params.get("aspectId")
         levels_plan = {"aspect_id": aspect_id, "from_level": levels.get(aspect_id, 0), "to_level": levels.get(aspect_id, 0)}
     else:

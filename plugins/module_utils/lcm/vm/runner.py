@@ -12,120 +12,122 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info, vm, vm_heal, vm_scale, vm_terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal, scale, shared, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
 
 
 def heat_vim(params):
-    """A connected vm.HeatVim from the params (and the request's OpenStack vimConnectionInfo, if any)."""
+    """A connected shared.HeatVim from the params (and the request's OpenStack vimConnectionInfo, if any)."""
     request = params.get("request") if isinstance(params.get("request"), dict) else {}
     connections = (request or {}).get("vimConnectionInfo") or {}
     pairs = connections.items() if isinstance(connections, dict) else enumerate(connections)
     vim_id, vim = next(((key, value) for key, value in pairs if is_openstack_vim(value)), (None, None))
     cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
     conn = cloud.connect(cloud.connection_options(params, vim))
-    return vm.HeatVim(conn, vim_id, vim)
+    return shared.HeatVim(conn, vim_id, vim)
 
 
-def with_calls(result, vim):
+def with_api_calls(result, vim):
     result["api_calls"] = dict(vim.counter.calls)
     return result
 
 
-def heat_locate(params):
+def locate(params):
     """``(vim, store, (instance, op_occs, version))`` of the instance the params select; NotFoundError when none."""
     vim = heat_vim(params)
-    store, found = heat_located(vim, params)
+    store, found = located(vim, params)
     return vim, store, found
 
 
-def heat_resume(params, check_mode=False, diff_mode=False):
+def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_resume
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
 
-    vim, store, found = heat_locate(params)
+    vim, store, found = locate(params)
     event = params["action"]
 
     def plan(failed, record):
-        return vm_resume.plan_resume(vim, store, record, failed, event, waits(params))
+        return resume.plan_resume(vim, store, record, failed, event, waits(params))
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
-    return with_calls(result, vim)
+    return with_api_calls(result, vim)
 
 
-def heat_instantiate(params, check_mode=False, diff_mode=False):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_instantiate
+def run_instantiate(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     vim = heat_vim(params)
     # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
-        operation = vm_instantiate.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
+        operation = instantiate.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
                                                     params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
                                                     allow_scripts=params.get("allow_package_scripts"))
-    return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+    return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
-def heat_on_instance(planner, name, missing_ok=False):
+def on_instance(planner, name, missing_ok=False):
     """The run of ``planner`` on the instance the params select; ``name`` (SCALE, ...) is the operation."""
     def run(params, check_mode=False, diff_mode=False, vim=None):
         vim = vim or heat_vim(params)
         try:
-            store, found = heat_located(vim, params)
+            store, found = located(vim, params)
         except NotFoundError as error:
             if not missing_ok:
                 raise
-            return with_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, vim)
+            return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, vim)
         engine.require_idle(store, found, name, check_mode=check_mode)
         operation = planner(vim, store, found, params.get("request"), waits(params), preview=check_mode or diff_mode)
-        return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+        return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
     return run
 
 
-def heat_change_pkg(params, check_mode=False, diff_mode=False):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_pkg
+def run_change_pkg(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
-    vim, store, found = heat_locate(params)
-    engine.require_idle(store, found, "CHANGE_VNFPKG", check_mode=check_mode)
+    vim, store, found = locate(params)
+    engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
     with load_package(params["package"]) as package:
-        operation = vm_change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
+        operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
                                                   preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
-    return with_calls(engine.run(operation, check_mode, diff_mode), vim)
+    return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
-def heat_modify(params, check_mode=False, diff_mode=False):
-    """vnf_modify on OpenStack: the record only (lcm/vm_modify.py); the container-update options are refused first."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_modify
+def run_modify(params, check_mode=False, diff_mode=False):
+    """vnf_modify on OpenStack: the record only (lcm/modify.py); the container-update options are refused first."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
 
-    vm_modify.check_heat_options(params.get("package"), params.get("delete_removed"))
-    return heat_on_instance(vm_modify.plan_modify, "MODIFY_INFO")(params, check_mode, diff_mode)
+    modify.check_heat_options(params.get("package"), params.get("delete_removed"))
+    return on_instance(modify.plan_modify, occ.MODIFY_INFO)(params, check_mode, diff_mode)
 
 
-def heat_delete(params, check_mode=False, diff_mode=False):
+def run_delete(params, check_mode=False, diff_mode=False):
     """vnf_delete on OpenStack: the record lives in the instance's stack, so a terminate already took it."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
     vim = heat_vim(params)
-    result = identifier.delete_identifier(lambda: heat_located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
-    return with_calls(result, vim)
+    result = identifier.delete_identifier(lambda: located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    return with_api_calls(result, vim)
 
 
-def heat_terminate(params, check_mode=False, diff_mode=False):
+def run_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate; with delete_instance, the identifier goes next, on the same connection (lcm/delete.py)."""
     vim = heat_vim(params)
-    result = heat_on_instance(vm_terminate.plan_terminate, "TERMINATE", missing_ok=True)(params, check_mode, diff_mode, vim=vim)
+    result = on_instance(terminate.plan_terminate, occ.TERMINATE, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
-    result = identifier.terminate_then_delete(result, lambda: heat_located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
-    return with_calls(result, vim)
+    result = identifier.terminate_then_delete(result, lambda: located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    return with_api_calls(result, vim)
 
 
-def heat_located(vim, params):
+def located(vim, params):
     """``(store, found)`` of the instance the params select, on a connected ``vim``; NotFoundError when none."""
     store = HeatRecordStore(vim.stacks)
     found = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
@@ -143,29 +145,29 @@ def left_stack(instance):
     return ["stack {0}".format(metadata.get("stack_name"))]
 
 
-def heat_change_ext_conn(params, check_mode=False, diff_mode=False):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import vm_change_ext_conn
+def run_change_ext_conn(params, check_mode=False, diff_mode=False):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn
 
-    return heat_on_instance(vm_change_ext_conn.plan_change_ext_conn, "CHANGE_EXT_CONN")(params, check_mode, diff_mode)
+    return on_instance(change_ext_conn.plan_change_ext_conn, occ.CHANGE_EXT_CONN)(params, check_mode, diff_mode)
 
 
-HEAT_RUNS = {
-    "instantiate": heat_instantiate,
-    "scale": heat_on_instance(vm_scale.plan_scale, "SCALE"),
-    "scale_to_level": heat_on_instance(vm_scale.plan_scale_to_level, "SCALE_TO_LEVEL"),
-    "heal": heat_on_instance(vm_heal.plan_heal, "HEAL"),
-    "terminate": heat_terminate,
-    "delete": heat_delete,
+RUNS = {
+    "instantiate": run_instantiate,
+    "scale": on_instance(scale.plan_scale, occ.SCALE),
+    "scale_to_level": on_instance(scale.plan_scale_to_level, occ.SCALE_TO_LEVEL),
+    "heal": on_instance(heal.plan_heal, occ.HEAL),
+    "terminate": run_terminate,
+    "delete": run_delete,
     "info": info.openstack_records,
-    "op_occ": heat_resume,
-    "change_pkg": heat_change_pkg,
-    "modify": heat_modify,
-    "change_ext_conn": heat_change_ext_conn,
+    "op_occ": run_resume,
+    "change_pkg": run_change_pkg,
+    "modify": run_modify,
+    "change_ext_conn": run_change_ext_conn,
 }
 
 
 def run_for(operation):
     """The Heat run of an LCM module's operation: ``run(params, check_mode, diff_mode)``."""
-    if operation not in HEAT_RUNS:
+    if operation not in RUNS:
         raise ValidationError(operation, "vimConnectionInfo", "this operation is not available on the OpenStack VIM yet")
-    return HEAT_RUNS[operation]
+    return RUNS[operation]

@@ -7,11 +7,12 @@ that re-creates them; a HEAL left FAILED_TEMP can be retried only."""
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, storage_changes, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import INSTANTIATED, located_stack, refreshed, refuse_scripts, retry_only, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, refreshed, refuse_scripts, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
 
@@ -21,9 +22,9 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
     mark them unhealthy, then update the stack."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    require_instantiation_state(instance, INSTANTIATED, "HEAL")
+    require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
     request = validate_heal_request(request or {}, instance)
-    refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, "HEAL")
+    refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, occ.HEAL)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
@@ -31,7 +32,7 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
     targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     stack = located_stack(instance)
     private = private_state(instance)
-    plan = {"operation": "HEAL", "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
+    plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
             "replace": [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
                         for vnfc_id, item in zip(chosen, targets)]}
     # additionalParams.all (Tacker v2): the VNFCs' volumes are replaced too; without it they are kept and re-attached.
@@ -59,7 +60,7 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
             progress["resourceChanges"].update(storage_changes(info.get("virtualStorageResourceInfo") or [], result))
         return result
 
-    return Operation("HEAL", request, instance, plan, store, op_occs, version, execute=execute)
+    return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)
 
 
-plan_resume_heal = retry_only(plan_heal)
+plan_resume = retry_only(plan_heal)

@@ -1,0 +1,132 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Heal a CNF's VNFCs on Kubernetes: their pods replaced (a bare Pod recreated under its name), VNFC ids kept."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
+
+
+def plan_heal(api, store, found, request, waits=None):
+    """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
+    request = validate_heal_request(request or {}, instance)
+    info = instance["instantiatedVnfInfo"]
+    by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
+    resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
+    chosen = request.get("vnfcInstanceId") or list(by_vnfc)
+    targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
+    plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"],
+            "replace": [{"vnfc": vnfc_id, "pod": item["computeResource"]["resourceId"], "workload": item["metadata"]["workloadKind"]}
+                        for vnfc_id, item in zip(chosen, targets)]}
+    if heals_storage(request):
+        # A VNFC's storage on Kubernetes is a PersistentVolumeClaim of the VNF, not of the pod: it outlives the pod and is kept.
+        plan["note"] = "additionalParams.all: PersistentVolumeClaims are kept (they are not a pod's own storage); the pods are replaced"
+
+    def execute(progress):
+        namespace = instance_namespace(instance)
+        deadline = waits.deadline()
+        recreated = []
+        for item in targets:
+            pod_name = item["computeResource"]["resourceId"]
+            old = api.get("v1", "Pod", pod_name, namespace)
+            api.delete("v1", "Pod", pod_name, namespace, grace_seconds=0)
+            progress.setdefault("deleted", []).append(pod_name)
+            if item["metadata"]["workloadKind"] == "Pod" and old is not None:
+                # A bare Pod has no controller to replace it: recreate it once its name is free.
+                recreated.append(fresh_pod(old))
+                recreate_pod(api, old, recreated[-1], deadline)
+        wait_recreated(api, recreated, deadline)
+        healed_ids = [item["id"] for item in targets]
+        result = None
+        if waits.enabled:
+            deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
+            workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets if item["metadata"]["workloadKind"] != "Pod"}
+            wait_ready(api, list(workloads.values()), deadline)
+            # A workload's status can still be the one from before the pods were deleted: count the new pods themselves.
+            wanted = vnfcs_per_vdu(instance)
+            result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, healed_ids=healed_ids), wanted),
+                                   "replacement pods of {0} to be listed".format(", ".join(chosen)))
+        result = result or refresh_vnfcs(api, instance, healed_ids=healed_ids)
+        progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        return result
+
+    return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)
+
+
+def workload_of(instance, vnfc_resource):
+    """The workload a VNFC's pod belongs to, as an object reference to wait on."""
+    meta = vnfc_resource["metadata"]
+    return {"apiVersion": "v1" if meta["workloadKind"] == "Pod" else "apps/v1", "kind": meta["workloadKind"],
+            "metadata": {"name": meta["workloadName"], "namespace": instance_namespace(instance)}}
+
+
+def vnfcs_per_vdu(instance):
+    counts = {}
+    for item in (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []:
+        counts[item["vduId"]] = counts.get(item["vduId"], 0) + 1
+    return counts
+
+
+def with_vnfcs(instance, wanted):
+    """``instance`` when it has ``wanted`` VNFCs per VDU, else None (for a poll)."""
+    return instance if vnfcs_per_vdu(instance) == wanted else None
+
+
+def pods_replaced(api, instance, targets):
+    """Every replaced pod is gone (or, for a bare Pod, back with a new UID)."""
+    namespace = instance_namespace(instance)
+    for item in targets:
+        live = api.get("v1", "Pod", item["computeResource"]["resourceId"], namespace)
+        if live is not None and live["metadata"].get("uid") == item["metadata"].get("podUid"):
+            return False
+    return True
+
+
+def recreate_pod(api, old, new, deadline):
+    """Create ``new`` under the name of the deleted pod ``old`` once that name is free (then :func:`wait_recreated`)."""
+    wait_gone(api, [old], deadline)
+    api.create(new)
+
+
+def wait_recreated(api, pods, deadline):
+    """Until every recreated bare Pod is there and ready.
+
+    A deleter that does not check the UID (kwok finishes a deletion by name; a kubelet would not) can
+    take a recreated pod when it comes late: such a pod is created again, until the deadline.
+    """
+    def back():
+        ready = True
+        for pod in pods:
+            meta = pod["metadata"]
+            live = api.get("v1", "Pod", meta["name"], meta.get("namespace"))
+            if live is None:
+                create_or_adopt(api, pod, (meta.get("labels") or {}).get(INSTANCE_ID_LABEL))
+            ready = ready and live is not None and is_ready(live)
+        return ready
+
+    if pods:
+        deadline.poll(back, "Pod {0} to be recreated".format(", ".join(pod["metadata"]["name"] for pod in pods)))
+
+
+def fresh_pod(live):
+    """A bare Pod to recreate under its name: its spec and identity, not its runtime state."""
+    meta = live["metadata"]
+    spec = {key: value for key, value in live["spec"].items() if key != "nodeName"}
+    keep = {key: meta[key] for key in ("name", "namespace", "labels", "annotations") if key in meta}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": keep, "spec": spec}
+
+
+plan_resume = retry_only(plan_heal)

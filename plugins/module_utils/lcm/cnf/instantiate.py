@@ -1,0 +1,200 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Instantiate a CNF on Kubernetes; retry (planned again) or roll back a FAILED_TEMP instantiate.
+
+Nothing here writes before the plan is complete; the writes happen in the operation's
+``prepare``/``execute``, which engine.run calls (never in check mode).
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests, ref
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_record
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, with_replicas
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
+    create_or_adopt,
+    delete_owned,
+    deployed_manifests,
+    judged,
+    recorded_resources,
+    refresh_vnfcs,
+    without_instantiated_info,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_instantiate_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance
+
+
+def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
+                     allow_cluster_scoped=False, waits=None):
+    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says."""
+    waits = waits or Waits()
+    vnfd = package.to_dict()["vnfd"]
+    request = validate_instantiate_request(request, vnfd)
+    flavour = vnfd["flavours"][request["flavourId"]]
+    params = request.get("additionalParams") or {}
+    manifests = load_manifests(package, request)
+    namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped)
+    namespace = namespace_plan["namespace"]
+    if not namespace_plan["creates_namespace"] and api.namespace_exists(namespace) is False:
+        raise ValidationError("InstantiateVnfRequest", "additionalParams.namespace",
+                              "namespace {0!r} does not exist and the def files do not create it".format(namespace))
+    store = SecretRecordStore(api, namespace)
+    found = store.find(instance_id, name)
+    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)
+    wanted = instantiation_summary(request, namespace)
+    if instance.get("instantiationState") == INSTANTIATED:
+        return already_instantiated(instance, wanted, store, op_occs, version)
+
+    level_id = request.get("instantiationLevelId")
+    records = sized_records(flavour, namespace_plan["manifests"], level_id)
+    records = sort_for_create([label_record(record, instance["id"]) for record in records])
+    vdus = vdu_workloads(flavour, records)
+    plan = {
+        "operation": occ.INSTANTIATE,
+        "vnf_instance_id": instance["id"],
+        "namespace": namespace,
+        "namespace_reason": namespace_plan["reason"],
+        "namespace_rewrites": namespace_plan["rewrites"],
+        "cluster_scoped": namespace_plan["cluster_scoped"],
+        "warnings": namespace_plan["warnings"],
+        "create": [dict(ref(record["object"]), file=record["file"]) for record in records],
+        "vdus": {vdu_id: dict(ref(record["object"]), replicas=(record["object"].get("spec") or {}).get("replicas"))
+                 for vdu_id, record in vdus.items()},
+    }
+    namespaces_first = [record["object"] for record in records if record["object"]["kind"] == "Namespace"]
+    others = [record["object"] for record in records if record["object"]["kind"] != "Namespace"]
+    # The API server's verdict on every object before the first write; objects in a namespace the
+    # package itself creates can only be judged once it exists (prepare).
+    to_create = [obj for obj in namespaces_first if api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"]) is None]
+    later = {obj["metadata"]["name"] for obj in to_create}
+
+    def judged_now(record):
+        obj = record["object"]
+        return obj["metadata"]["name"] in later if obj["kind"] == "Namespace" else obj["metadata"].get("namespace") not in later
+
+    dry_run_creates(api, [record for record in records if judged_now(record)], instance["id"])
+    claimed = []
+
+    def prepare():
+        # The record lives in the VNF namespace, so a Namespace the package brings comes first.
+        for obj in to_create:
+            api.create(obj)
+            claimed.append(ref(obj))
+        try:
+            dry_run_creates(api, [record for record in records if not judged_now(record)], instance["id"])
+        except VnfLcmError:
+            for item in claimed:
+                api.delete(item["apiVersion"], item["kind"], item["name"])
+            raise
+
+    def execute(progress):
+        created = progress.setdefault("created", list(claimed))
+        for obj in others:
+            create_or_adopt(api, obj, instance["id"])
+            created.append(ref(obj))
+        result = dict(instance, instantiationState=INSTANTIATED)
+        result = with_namespace(result, namespace)
+        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records)}
+        result["instantiatedVnfInfo"] = {
+            "flavourId": request["flavourId"],
+            "vnfState": "STARTED",
+            "scaleStatus": initial_scale_status(flavour, level_id),
+            "metadata": {"namespace": namespace, DEF_FILES_PARAM: params[DEF_FILES_PARAM], PRIVATE: private},
+        }
+        if request.get("vimConnectionInfo"):
+            result["vimConnectionInfo"] = request["vimConnectionInfo"]
+        if waits.enabled:
+            wait_ready(api, others, waits.deadline())
+        result = refresh_vnfcs(api, result, vdus)
+        progress["resourceChanges"] = vnfc_changes([], result)
+        return result
+
+    # While it runs (and should it stop half-way), the record lists what it may have created, so that a
+    # rollback needs no package and a terminate after a ``fail`` leaves nothing behind.
+    pending = with_pending_resources(with_namespace(instance, namespace), request["flavourId"], namespace, [ref(record["object"]) for record in records])
+    return Operation(occ.INSTANTIATE, request, with_namespace(instance, namespace), plan, store, op_occs, version, prepare=prepare, execute=execute,
+                     instance_while_running=pending,
+                     diff={"before": {"instantiationState": instance.get("instantiationState")},
+                           "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
+
+
+def with_pending_resources(instance, flavour_id, namespace, resources):
+    """A NOT_INSTANTIATED instance whose record lists the objects an unfinished instantiate may have created."""
+    return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {"resources": resources}}})
+
+
+def dry_run_creates(api, records, instance_id, what=INSTANTIATE_VNF_REQUEST):
+    """Ask the API server to create each object without storing it: RBAC, admission, quota, validation and size
+    are judged before anything is written. An object that exists must be this instance's (a retry)."""
+    for record in records:
+        try:
+            judged(what, record, create_or_adopt, api, record["object"], instance_id, dry_run=True)
+        except ConflictError as error:
+            raise ValidationError(what, record.get("file"), "{0}: {1}".format(describe(record), error.reason))
+
+
+def instantiation_summary(request, namespace):
+    """What makes two instantiate requests the same one (for idempotent re-runs)."""
+    params = request.get("additionalParams") or {}
+    return {"flavourId": request["flavourId"], "instantiationLevelId": request.get("instantiationLevelId"),
+            "defFiles": params.get(DEF_FILES_PARAM), "namespace": namespace}
+
+
+def already_instantiated(instance, wanted, store, op_occs, version):
+    done = private_state(instance).get("instantiation")
+    if done != wanted:
+        raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
+                            "it is already INSTANTIATED as {0}, not {1}; terminate it first, or use vnf_scale / vnf_change_pkg".format(done, wanted))
+    plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "namespace": wanted["namespace"], "create": [],
+            "note": "already instantiated as requested"}
+    return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
+
+
+def sized_records(flavour, records, level_id):
+    """The manifest records with each VDU workload sized for the instantiation level."""
+    sizes = {}
+    for vdu_id, record in vdu_workloads(flavour, records).items():
+        sizes[(record["file"], record["index"])] = initial_replicas(flavour, vdu_id, level_id)
+    return [with_replicas(record, sizes[(record["file"], record["index"])]) if (record["file"], record["index"]) in sizes else record
+            for record in records]
+
+
+def plan_instantiate_rollback(api, store, found, failed, package=None, waits=None):
+    """Undo a FAILED_TEMP instantiate: delete what it created (the objects its record lists, else those of its
+    def files in ``package``) that carry the instance's labels."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    request = failed.get("operationParams") or {}
+    resources = recorded_resources(instance)
+    if not resources:
+        records = resolve_namespace(instance_namespace(instance), load_manifests(package, request), api.is_namespaced, allow_cluster_scoped=True)["manifests"]
+        resources = [ref(record["object"]) for record in records]
+    # A Namespace it created stays: the record (the instance, NOT_INSTANTIATED) lives there.
+    created = sort_for_delete([item for item in resources if item["kind"] != "Namespace"])
+    plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "delete": created}
+
+    def execute(progress):
+        delete_owned(api, instance["id"], created, None, waits, progress)
+        return without_instantiated_info(instance)
+
+    return Operation(occ.INSTANTIATE, request, instance, plan, store, op_occs, version, execute=execute)
+
+
+def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+    """Retry plans the instantiate again (the package read again, the module's namespace options); rollback deletes
+    what it created."""
+    if event == "rollback":
+        return plan_instantiate_rollback(api, store, found, failed, package, waits)
+    instance = found[0]
+    return plan_instantiate(api, package, instance.get("vnfInstanceName"), failed.get("operationParams"), instance.get("vnfInstanceDescription"),
+                            instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits)

@@ -1,0 +1,51 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Retry or rollback of a FAILED_TEMP op occ of a CNF: the resumer of its operation (``plan_resume`` of
+lcm/cnf/<operation>.py).
+
+Unlike a VM-based VNF's, some need the package again (NEEDS_PACKAGE), and a retry plans with the module's options.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg, heal, instantiate, modify, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+RESUMERS = {
+    occ.INSTANTIATE: instantiate.plan_resume,
+    occ.SCALE: scale.plan_resume,
+    occ.SCALE_TO_LEVEL: scale.plan_resume,
+    occ.HEAL: heal.plan_resume,
+    occ.TERMINATE: terminate.plan_resume,
+    occ.MODIFY_INFO: modify.plan_resume,
+    occ.CHANGE_VNFPKG: change_pkg.plan_resume,
+}
+
+# Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
+# record does not list what it created: records of older versions), and the package reader's name for them.
+NEEDS_PACKAGE = {("retry", occ.INSTANTIATE), ("rollback", occ.INSTANTIATE), ("retry", occ.MODIFY_INFO)}
+PACKAGE_OPERATIONS = {occ.INSTANTIATE: "instantiate"}
+# Operations that keep their way back in the rollback Secret (k8s/store.py) until they end.
+KEEPS_ROLLBACK_DATA = (occ.MODIFY_INFO, occ.CHANGE_VNFPKG)
+
+
+def needs_package(event, failed_op_occ, instance):
+    """Whether ``event`` ("retry" or "rollback") of ``failed_op_occ`` reads the package again."""
+    operation = failed_op_occ["operation"]
+    return (event, operation) in NEEDS_PACKAGE and not (event == "rollback" and recorded_resources(instance))
+
+
+def plan_resume(api, store, found, failed_op_occ, event, waits, package=None, params=None):
+    """The operation that carries out ``event`` for a FAILED_TEMP op occ of this instance.
+
+    What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it
+    that Kubernetes has, has its resumer here.
+    """
+    occ.require_resumable(failed_op_occ, event)
+    operation = failed_op_occ["operation"]
+    if operation not in RESUMERS:
+        raise ConflictError(event, "operation occurrence {0}".format(failed_op_occ["id"]), "a {0} is not an operation on Kubernetes".format(operation))
+    return RESUMERS[operation](api, store, found, failed_op_occ, event, waits, package=package, params=params or {})

@@ -1,0 +1,148 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Scale a CNF (by aspect, or to levels) on Kubernetes: replicas patches of its VDU workloads; the rollback of either."""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import judged, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
+    Waits,
+    level_diff,
+    levels_diff,
+    private_state,
+    scaled_aspects,
+    vnfc_changes,
+    with_scale_levels,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
+    changed_levels,
+    replicas_at_levels,
+    replicas_for,
+    scale_level_after,
+    target_scale_levels,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
+    SCALE_VNF_REQUEST,
+    SCALE_VNF_TO_LEVEL_REQUEST,
+    validate_scale_request,
+    validate_scale_to_level_request,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
+
+
+def plan_scale(api, store, found, request, waits=None):
+    """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: one replicas patch per VDU workload."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, occ.SCALE)
+    flavour = private_state(instance)["flavour"]
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    request = validate_scale_request(request, flavour, levels)
+    aspect_id = request["aspectId"]
+    if aspect_id not in levels:
+        raise ValidationError("ScaleVnfRequest", "aspectId", "{0!r} is not an aspect of this instance (aspects: {1})".format(
+            aspect_id, ", ".join(sorted(levels)) or "none"))
+    level = scale_level_after(levels[aspect_id], request)
+    replicas_for(flavour, aspect_id, level)
+    plan = {"operation": occ.SCALE, "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id], "to_level": level}
+    return plan_levels(api, store, found, occ.SCALE, request, {aspect_id: level}, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
+
+
+def plan_scale_to_level(api, store, found, request, waits=None):
+    """Scale to absolute levels (an instantiation level or per-aspect levels): one replicas patch per VDU of each aspect
+    whose level changes; nothing to do (and no write) when every aspect is already at its target."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    require_instantiation_state(instance, INSTANTIATED, occ.SCALE_TO_LEVEL)
+    flavour = private_state(instance)["flavour"]
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    request = validate_scale_to_level_request(request)
+    changes = changed_levels(levels, target_scale_levels(flavour, request, levels))
+    plan = {"operation": occ.SCALE_TO_LEVEL, "vnf_instance_id": instance["id"],
+            "from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
+            "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
+    if not changes:
+        plan.update(replicas={}, note="already at the requested scale levels")
+        return Operation(occ.SCALE_TO_LEVEL, request, instance, plan, store, op_occs, version, changed=False)
+    return plan_levels(api, store, found, occ.SCALE_TO_LEVEL, request, plan["to_levels"], plan, waits, levels_diff(changes), SCALE_VNF_TO_LEVEL_REQUEST)
+
+
+def plan_levels(api, store, found, name, request, to_levels, plan, waits, diff, what=SCALE_VNF_REQUEST):
+    """The operation that brings each aspect of ``to_levels`` (aspect id -> validated level) to its level: one replicas
+    patch per VDU workload it scales, a wait, and the record's scaleStatus and VNFCs; shared by SCALE and SCALE_TO_LEVEL."""
+    instance, op_occs, version = found
+    flavour = private_state(instance)["flavour"]
+    vdus = vdu_records_of(instance)
+    for aspect_id in to_levels:
+        check_scalable(vdus, aspect_id, flavour, what)
+    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, to_levels, what).items() if vdu_id in vdus}
+    plan["replicas"] = {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count} for vdu_id, (obj, count) in targets.items()}
+    dry_run_replicas(api, targets.values(), what)
+
+    def execute(progress):
+        before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        scaled = []
+        for obj, count in targets.values():
+            meta = obj["metadata"]
+            scaled.append(api.patch(obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}}))
+            progress.setdefault("scaled", []).append(ref(obj))
+        if waits.enabled:
+            wait_ready(api, scaled, waits.deadline())
+        result = copy.deepcopy(instance)
+        result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
+        result = refresh_vnfcs(api, result, vdus)
+        progress["resourceChanges"] = vnfc_changes(before, result)
+        return result
+
+    return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def dry_run_replicas(api, targets, what):
+    """The API server's verdict on each replicas patch of a scale."""
+    for obj, count in targets:
+        meta = obj["metadata"]
+        judged(what, {"object": obj}, api.patch, obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}},
+               dry_run=True)
+
+
+def plan_scale_rollback(api, store, found, failed, waits=None):
+    """Undo a FAILED_TEMP SCALE or SCALE_TO_LEVEL: every VDU of the aspects it set out to change back to the replicas of
+    their recorded (pre-operation) levels."""
+    waits = waits or Waits()
+    instance, op_occs, version = found
+    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
+    flavour = private_state(instance)["flavour"]
+    back = {aspect_id: levels.get(aspect_id, 0) for aspect_id in scaled_aspects(flavour, failed, levels)}
+    vdus = vdu_records_of(instance)
+    targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, back).items() if vdu_id in vdus]
+    plan = {"operation": failed["operation"], "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "to_levels": back}
+    if failed["operation"] == occ.SCALE:
+        plan.update(aspect_id=next(iter(back)), to_level=next(iter(back.values())))
+    dry_run_replicas(api, targets, "rollback of " + (SCALE_VNF_REQUEST if failed["operation"] == occ.SCALE else SCALE_VNF_TO_LEVEL_REQUEST))
+
+    def execute(progress):
+        scaled = [api.patch(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"]["namespace"], {"spec": {"replicas": count}})
+                  for obj, count in targets]
+        if waits.enabled:
+            wait_ready(api, scaled, waits.deadline())
+        return refresh_vnfcs(api, instance, vdus)
+
+    return Operation(failed["operation"], failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+
+
+def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+    """Retry re-plans the SCALE / SCALE_TO_LEVEL from its operationParams; rollback brings the replicas back to the recorded
+    levels."""
+    if event == "rollback":
+        return plan_scale_rollback(api, store, found, failed, waits)
+    planner = plan_scale if failed["operation"] == occ.SCALE else plan_scale_to_level
+    return planner(api, store, found, failed.get("operationParams"), waits)

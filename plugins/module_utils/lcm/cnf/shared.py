@@ -1,0 +1,144 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the CNF operations on Kubernetes share: finding an instance, creating and deleting its objects, its VNFCs.
+
+Each operation has a file of its own beside this one (instantiate.py, scale.py, heal.py, terminate.py, modify.py,
+change_pkg.py); runner.py takes a module's params to one of them, resume.py a FAILED_TEMP op occ.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import describe, identity, ref
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vnfc_info, vnfc_resource_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding an instance.
+
+def locate(api, namespace, instance_id=None, name=None):
+    """``(store, (instance, op_occs, version))`` of an existing instance; NotFoundError names where it looked."""
+    store = SecretRecordStore(api, namespace)
+    found = store.find(instance_id, name)
+    if found is None:
+        raise NotFoundError("VNF instance {0} in namespace {1}".format(instance_id or repr(name), namespace))
+    return store, found
+
+
+def recorded_resources(instance):
+    """The objects the record says the instance has (or an unfinished instantiate may have created)."""
+    return private_state(instance).get("resources") or []
+
+
+def without_instantiated_info(instance):
+    return {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+
+
+def judged(what, record, write, *args, **kwargs):
+    """``write(*args, **kwargs)``, a dry-run write the API server judges without storing anything; its refusal names
+    the object (and def file) of ``record``."""
+    try:
+        return write(*args, **kwargs)
+    except VimError as error:
+        refused = VimError("validate", what, "{0}: the Kubernetes API refuses it (server-side dry run): {1}".format(describe(record), error.reason))
+        refused.status = getattr(error, "status", None)
+        raise refused from error
+
+
+def deployed_manifests(records):
+    """The manifest records as deployed, for a later container update to compare with a new package.
+
+    ConfigMaps and Secrets keep only their identity: their content is read live, and Secret data
+    must never reach the record (which every result shows).
+    """
+    return [dict(record, object=identity(ref(record["object"]))) if record["object"]["kind"] in ("ConfigMap", "Secret") else record
+            for record in records]
+
+
+def create_or_adopt(api, obj, instance_id, dry_run=False):
+    """Create ``obj``; one that already exists is accepted only if this instance made it (a retry).
+
+    Create first and read only on a conflict: a fresh instantiate then costs one call per object.
+    """
+    meta = obj["metadata"]
+    try:
+        return api.create(obj, dry_run=dry_run)
+    except ConflictError:
+        live = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
+    if live is None or not is_owned_by(live, instance_id):
+        raise ConflictError("create", describe(obj), "it already exists and does not belong to VNF instance {0}".format(instance_id))
+    return live
+
+
+def delete_owned(api, instance_id, resources, grace, waits, progress):
+    """Delete those of ``resources`` (record references, in delete order) that carry the instance's labels; wait until gone."""
+    deleted = progress.setdefault("deleted", [])
+    for item in resources:
+        live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
+        if live is None or not is_owned_by(live, instance_id):
+            continue
+        api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
+        deleted.append(item)
+    if waits.enabled:
+        wait_gone(api, [identity(item) for item in deleted], waits.deadline())
+    return deleted
+
+
+# ---------------------------------------------------------------------------------------------
+# VNFCs: pods found through ownerReferences, ids kept across operations.
+
+def vdu_records_of(instance):
+    """VDU id -> a manifest-like record of its workload, from the record's VDU/resource data."""
+    state = private_state(instance)
+    vdus = (state.get("flavour") or {}).get("vdus") or {}
+    by_kind_name = {(item["kind"], item["name"]): item for item in state.get("resources") or []}
+    records = {}
+    for vdu_id, vdu in vdus.items():
+        for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Pod"):
+            item = by_kind_name.get((kind, vdu.get("name")))
+            if item:
+                records[vdu_id] = {"file": None, "index": 0, "object": {"apiVersion": item["apiVersion"], "kind": kind,
+                                                                        "metadata": {"name": item["name"], "namespace": item["namespace"]}}}
+    return records
+
+
+def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
+    """``instance`` with vnfcResourceInfo / vnfcInfo read from the live pods.
+
+    ``healed_ids``: VNFC ids whose pods were replaced; the new pods take them over, oldest first.
+    """
+    vdus = vdus if vdus is not None else vdu_records_of(instance)
+    namespace = instance_namespace(instance)
+    selector = resource_selector(instance["id"])
+    pods = api.list("v1", "Pod", namespace, selector)
+    owners = api.list("apps/v1", "ReplicaSet", namespace, selector)
+    for record in vdus.values():
+        obj = record["object"]
+        if obj["kind"] not in ("Pod", "ReplicaSet"):
+            live = api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+            if live:
+                owners.append(live)
+    info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
+    previous = info.get("vnfcResourceInfo") or []
+    resources = vnfc_resource_info(vdus, pods, owners, previous, namespace)
+    still_there = {item["id"] for item in resources}
+    vdu_of = {item["id"]: item["vduId"] for item in previous}
+    # Per VDU, so a replacement pod never takes over another VDU's VNFC id.
+    reuse = {}
+    for vnfc_id in healed_ids:
+        if vnfc_id not in still_there:
+            reuse.setdefault(vdu_of.get(vnfc_id), []).append(vnfc_id)
+    for item in resources:
+        if item["id"] not in vdu_of and reuse.get(item["vduId"]):
+            item["id"] = reuse[item["vduId"]].pop(0)
+    info["vnfcResourceInfo"] = resources
+    info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
+    return dict(instance, instantiatedVnfInfo=info)

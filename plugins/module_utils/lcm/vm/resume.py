@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Retry or rollback of a FAILED_TEMP op occ of a VM-based VNF: the resumer of its operation (``plan_resume`` of
+lcm/vm/<operation>.py).
+
+No package is needed: the record has what each resumer plans from.
+"""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+RESUMERS = {
+    occ.INSTANTIATE: instantiate.plan_resume,
+    occ.SCALE: scale.plan_resume,
+    occ.SCALE_TO_LEVEL: scale.plan_resume,
+    occ.HEAL: heal.plan_resume,
+    occ.TERMINATE: terminate.plan_resume,
+    occ.CHANGE_VNFPKG: change_pkg.plan_resume,
+    occ.MODIFY_INFO: modify.plan_resume,
+    occ.CHANGE_EXT_CONN: change_ext_conn.plan_resume,
+}
+
+
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
+    """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
+
+    What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
+    its resumer here.
+    """
+    occ.require_resumable(failed_op_occ, event)
+    return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)
