@@ -131,16 +131,14 @@ vnf_instance:
   description:
     - The SOL003 VnfInstance after the operation (before it, in check mode), with its C(extVirtualLinkInfo) and
       C(vnfcResourceInfo) read back from Heat.
-    - "C(_links) (SOL003): C(self), the API URL of the Heat stack that holds the instance's record, and the task
-      links its C(instantiationState) allows, each C(nfv.vnflcm:<module>?<options>). Derived when returned, never stored."
+    - C(_links) as M(nfv.vnflcm.vnf_info) describes them.
   returned: always
   type: dict
 vnf_lcm_op_occ:
   description:
     - The SOL003 VnfLcmOpOcc of the operation, with C(changedExtConnectivity) (the external links that changed)
       and C(resourceChanges.affectedExtLinkPorts).
-    - "C(_links) (SOL003): C(self), C(vnfInstance), and for a C(FAILED_TEMP) one C(fail), C(retry) and C(rollback),
-      each C(nfv.vnflcm:vnf_lcm_op_occ?...&action=<action>)."
+    - C(_links) as M(nfv.vnflcm.vnf_info) describes them.
   returned: when something was done
   type: dict
 api_calls:

@@ -83,9 +83,8 @@ deleted:
   type: list
   elements: dict
 api_calls:
-  description:
-    - How many API reads and writes the operation made (Kubernetes),
-    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
+  description: How many API reads and writes the operation made (Kubernetes), or HTTP calls to the OpenStack services
+    (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 2, write: 2}

@@ -116,24 +116,18 @@ plan:
 vnf_instance:
   description:
     - The SOL003 VnfInstance after the operation (before it, in check mode), with its C(scaleStatus).
-    - "C(_links) (SOL003): C(self), the API URL of the VIM object that holds the instance's record (its Kubernetes
-      Secret, its Heat stack); C(instantiate), C(scale), C(scaleToLevel), C(heal) and C(terminate) where its
-      C(instantiationState) allows them, each C(nfv.vnflcm:<module>?<options>): the module and the options that select
-      the instance. Derived when returned, never stored."
+    - C(_links) as M(nfv.vnflcm.vnf_info) describes them.
   returned: always
   type: dict
 vnf_lcm_op_occ:
   description:
     - The SOL003 VnfLcmOpOcc of the operation, with C(resourceChanges.affectedVnfcs).
-    - "C(_links) (SOL003): C(self) (the record's URL and C(#vnfLcmOpOcc=<id>)), C(vnfInstance) (the instance's
-      C(self)), and for a C(FAILED_TEMP) one C(fail), C(retry) and C(rollback) (where the operation has them), each
-      C(nfv.vnflcm:vnf_lcm_op_occ?...&action=<action>)."
+    - C(_links) as M(nfv.vnflcm.vnf_info) describes them.
   returned: when something was done
   type: dict
 api_calls:
-  description:
-    - How many API reads and writes the operation made (Kubernetes),
-    - or HTTP calls to the OpenStack services (C(read), C(write), and C(heat_write) for writes to Heat).
+  description: How many API reads and writes the operation made (Kubernetes), or HTTP calls to the OpenStack services
+    (C(read), C(write), and C(heat_write) for writes to Heat).
   returned: always
   type: dict
   sample: {read: 6, write: 0}

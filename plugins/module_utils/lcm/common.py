@@ -106,3 +106,11 @@ def retry_only(planner):
     def retry(client, store, found, failed_op_occ, event, waits=None, **options):
         return planner(client, store, found, failed_op_occ.get("operationParams") or {}, waits or Waits())
     return retry
+
+
+def resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn=None):
+    """Operation -> resumer, for a VIM whose operations are the modules given (the same file names on both VIMs, each
+    with its ``plan_resume``); every operation of sol/op_occ.py's RETRYABLE that the VIM has."""
+    table = {occ.INSTANTIATE: instantiate, occ.SCALE: scale, occ.SCALE_TO_LEVEL: scale, occ.HEAL: heal, occ.TERMINATE: terminate,
+             occ.MODIFY_INFO: modify, occ.CHANGE_VNFPKG: change_pkg, occ.CHANGE_EXT_CONN: change_ext_conn}
+    return {operation: module.plan_resume for operation, module in table.items() if module is not None}

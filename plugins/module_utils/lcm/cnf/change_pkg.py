@@ -24,13 +24,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import i
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import WORKLOAD_KINDS, object_key
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import object_key
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -73,7 +73,7 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     new_vdus = {vdu_id: object_key(record) for vdu_id, record in vdu_workloads(flavour, records, WHAT).items()}
     named = [vdu_param["vdu_id"] for vdu_param in params["vdu_params"]]
     check_named(named, new_vdus)
-    old_vdus = recorded_vdus(instance)
+    old_vdus = {vdu_id: object_key(record) for vdu_id, record in vdu_records_of(instance).items()}
     live = read_live(api, namespace, instance["id"], list(deployed) + records)
     job = change.plan_package_change(deployed, records, live, old_vdus, new_vdus, named, keeps_namespace=namespace)
     job.update(new_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in new_vdus.items()], old_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in old_vdus.items()])
@@ -146,14 +146,6 @@ def check_named(named, new_vdus):
         if vdu_id not in new_vdus:
             raise ValidationError(WHAT, "additionalParams.vdu_params[{0}].vdu_id".format(index),
                                   "VDU {0} has no workload in the new def files ({1})".format(vdu_id, change.DEF_FILES_FIELD))
-
-
-def recorded_vdus(instance):
-    """VDU id -> (kind, name) of its workload, as the record has them."""
-    state = private_state(instance)
-    names = {vdu_id: vdu.get("name") for vdu_id, vdu in ((state.get("flavour") or {}).get("vdus") or {}).items()}
-    workloads = {item["name"]: (item["kind"], item["name"]) for item in state.get("resources") or [] if item["kind"] in WORKLOAD_KINDS}
-    return {vdu_id: workloads[name] for vdu_id, name in names.items() if name in workloads}
 
 
 def read_live(api, namespace, instance_id, records):

@@ -12,17 +12,10 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg, heal, instantiate, modify, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-RESUMERS = {
-    occ.INSTANTIATE: instantiate.plan_resume,
-    occ.SCALE: scale.plan_resume,
-    occ.SCALE_TO_LEVEL: scale.plan_resume,
-    occ.HEAL: heal.plan_resume,
-    occ.TERMINATE: terminate.plan_resume,
-    occ.MODIFY_INFO: modify.plan_resume,
-    occ.CHANGE_VNFPKG: change_pkg.plan_resume,
-}
+RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg)
 
 # Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
 # record does not list what it created: records of older versions), and the package reader's name for them.

@@ -19,6 +19,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import Secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vnfc_info, vnfc_resource_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -96,18 +97,11 @@ def delete_owned(api, instance_id, resources, grace, waits, progress):
 # VNFCs: pods found through ownerReferences, ids kept across operations.
 
 def vdu_records_of(instance):
-    """VDU id -> a manifest-like record of its workload, from the record's VDU/resource data."""
+    """VDU id -> a manifest-like record of its workload (its identity only), from the record's VDU/resource data."""
     state = private_state(instance)
-    vdus = (state.get("flavour") or {}).get("vdus") or {}
-    by_kind_name = {(item["kind"], item["name"]): item for item in state.get("resources") or []}
-    records = {}
-    for vdu_id, vdu in vdus.items():
-        for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Pod"):
-            item = by_kind_name.get((kind, vdu.get("name")))
-            if item:
-                records[vdu_id] = {"file": None, "index": 0, "object": {"apiVersion": item["apiVersion"], "kind": kind,
-                                                                        "metadata": {"name": item["name"], "namespace": item["namespace"]}}}
-    return records
+    workloads = {item["name"]: item for item in state.get("resources") or [] if item["kind"] in WORKLOAD_KINDS}
+    return {vdu_id: {"file": None, "index": 0, "object": identity(workloads[vdu.get("name")])}
+            for vdu_id, vdu in ((state.get("flavour") or {}).get("vdus") or {}).items() if vdu.get("name") in workloads}
 
 
 def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):

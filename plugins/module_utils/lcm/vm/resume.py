@@ -9,19 +9,11 @@ No package is needed: the record has what each resumer plans from.
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-RESUMERS = {
-    occ.INSTANTIATE: instantiate.plan_resume,
-    occ.SCALE: scale.plan_resume,
-    occ.SCALE_TO_LEVEL: scale.plan_resume,
-    occ.HEAL: heal.plan_resume,
-    occ.TERMINATE: terminate.plan_resume,
-    occ.CHANGE_VNFPKG: change_pkg.plan_resume,
-    occ.MODIFY_INFO: modify.plan_resume,
-    occ.CHANGE_EXT_CONN: change_ext_conn.plan_resume,
-}
+RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):

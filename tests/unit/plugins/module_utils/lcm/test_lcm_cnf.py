@@ -62,3 +62,10 @@ def test_vnfcs_are_counted_per_vdu():
     assert heal.vnfcs_per_vdu(instance) == {"VDU1": 1, "VDU2": 2}
     assert heal.with_vnfcs(instance, {"VDU1": 1, "VDU2": 2}) is instance
     assert heal.with_vnfcs(instance, {"VDU1": 1, "VDU2": 1}) is None
+
+
+def test_every_operation_the_collection_resumes_has_its_resumer_on_kubernetes_but_change_ext_conn():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
+
+    assert set(resume.RESUMERS) == op_occ.RETRYABLE - {op_occ.CHANGE_EXT_CONN}
