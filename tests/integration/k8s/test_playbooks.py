@@ -12,6 +12,7 @@ playbook, the same update done (its request JSON text, as an AWX survey gives it
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 
@@ -31,6 +32,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import (
     expect,
     kubernetes_bearer_token,
 )
+from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, report
 
 INSTANCE = "playbook-cnf"
 VDU1 = ("Deployment", "vdu1-update")
@@ -124,3 +126,20 @@ def test_every_playbook_on_a_cnf(driver, kube, k8s_tenant, tacker_packages, tmp_
 
     if isinstance(driver, RunnerDriver):
         assert driver.leaks({"ServiceAccount token": k8s_tenant.token}) == []
+
+
+def test_the_request_s_vim_credentials_are_in_no_output_log_or_job_event(driver, k8s_tenant, tmp_path):
+    """The role takes the request apart without logging it: a VIM password and token in its vimConnectionInfo appear
+    nowhere in ansible-playbook's output at -vvv, its log file, or the job events (AWX stores these at any verbosity)."""
+    secrets = {"accessInfo password": "pw-" + uuid.uuid4().hex, "accessInfo token": "tok-" + uuid.uuid4().hex}
+    log = tmp_path / "ansible.log"
+    if isinstance(driver, PlaybookDriver):
+        driver.env.update(ANSIBLE_VERBOSITY="3", ANSIBLE_LOG_PATH=str(log))
+    request = {"type": "SCALE_OUT", "aspectId": "vdu1_aspect",
+               "vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1:1"},
+                                              "accessInfo": {"password": secrets["accessInfo password"], "bearer_token": secrets["accessInfo token"]}}}}
+    run = driver.run("scale", {"vnf_lifecycle_instance_name": "nobody", "vnf_lifecycle_namespace": k8s_tenant.namespace,
+                               "vnf_lifecycle_request": request})
+    assert run.status == "failed" and run.results("Classify vnf_lifecycle_request"), run.stdout[-3000:]
+    found = leaks(secrets, run.stdout + json.dumps(run.events) + (log.read_text() if log.exists() else ""))
+    assert not found, report(found)
