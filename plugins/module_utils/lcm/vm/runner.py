@@ -65,8 +65,8 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
         operation = instantiate.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-                                                    params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
-                                                    allow_scripts=params.get("allow_package_scripts"))
+                                                 params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
+                                                 allow_scripts=params.get("allow_package_scripts"))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
@@ -94,7 +94,7 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
     engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
     with load_package(params["package"]) as package:
         operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
-                                                  preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
+                                               preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
