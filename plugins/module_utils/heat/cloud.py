@@ -14,7 +14,7 @@ import contextlib
 import traceback
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, sensitive_values
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import sensitive_values
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
@@ -106,20 +106,6 @@ def vim_options(vim):
     if interface.get("cacert"):
         options["cacert"] = interface["cacert"]
     return options
-
-
-def recordable_vim(vim):
-    """A vimConnectionInfo entry as the record keeps it: without secrets."""
-    kept = dict(vim)
-    if "accessInfo" in kept:
-        # What the record may keep of an accessInfo: never a password or token (the record is readable by the project).
-        kept["accessInfo"] = {key: value for key, value in (kept["accessInfo"] or {}).items() if not is_secret_key(key)}
-    return kept
-
-
-def recordable_vims(connections):
-    """A vimConnectionInfo map as the record keeps it: every entry without secrets."""
-    return {vim_id: recordable_vim(vim) for vim_id, vim in connections.items()}
 
 
 # Seconds one API request may take when api_timeout is not set: a peer that vanished must not hang

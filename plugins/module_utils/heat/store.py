@@ -30,7 +30,7 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vim
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
 RECORD_RESOURCE = "vnflcm_record"
 RECORD_TYPE = "OS::Heat::WaitConditionHandle"
@@ -74,24 +74,6 @@ def encode(instance, op_occs, version):
     """The record as the stack keeps it: readable by the whole project, so never with a VIM's password or token."""
     record = {"version": version, "vnfInstance": without_vim_secrets(instance), "vnfLcmOpOccs": without_vim_secrets(op_occs)}
     return json.dumps(record, sort_keys=True, separators=(",", ":"))
-
-
-def without_vim_secrets(value):
-    """``value`` with every vimConnectionInfo in it (the instance's, and those of the requests its op occs and private
-    state copy) as the record keeps them: their accessInfo without secrets. Pure."""
-    if isinstance(value, list):
-        return [without_vim_secrets(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    result = {}
-    for key, item in value.items():
-        if key == "vimConnectionInfo" and isinstance(item, dict):
-            result[key] = {vim_id: recordable_vim(vim) if isinstance(vim, dict) else vim for vim_id, vim in item.items()}
-        elif key == "vimConnectionInfo" and isinstance(item, list):
-            result[key] = [recordable_vim(vim) if isinstance(vim, dict) else vim for vim in item]
-        else:
-            result[key] = without_vim_secrets(item)
-    return result
 
 
 def decode(metadata):

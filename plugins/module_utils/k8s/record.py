@@ -32,6 +32,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import (
     name_hash,
     ownership_labels,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
 RECORD_NAME_PREFIX = "vnflcm-"
 ROLLBACK_NAME_SUFFIX = "-rollback"
@@ -77,7 +78,8 @@ def newest_op_occs(op_occs, limit=DEFAULT_MAX_OP_OCCS):
 
 
 def encode_record(instance, op_occs):
-    return encode_document({"vnfInstance": instance, "opOccs": op_occs})
+    """The record's data: readable by whoever may read Secrets in the namespace, so never with a VIM's credential."""
+    return encode_document({"vnfInstance": without_vim_secrets(instance), "opOccs": without_vim_secrets(op_occs)})
 
 
 def encode_document(document):
@@ -164,7 +166,7 @@ def rollback_secret(instance_id, namespace, op_occ_id, document):
     """The Secret holding the rollback ``document`` of op occ ``op_occ_id``."""
     labels = ownership_labels(instance_id)
     labels[RECORD_LABEL] = ROLLBACK_LABEL_VALUE
-    data = encode_document({"opOccId": op_occ_id, "rollback": document})
+    data = encode_document({"opOccId": op_occ_id, "rollback": without_vim_secrets(document)})
     if len(data) > MAX_DATA_BYTES:
         raise VnfLcmError("store", "rollback data of VNF instance {0}".format(instance_id), "{0} bytes do not fit in a Secret".format(len(data)))
     return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {RECORD_KEY: data},

@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
 
 WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
@@ -62,7 +63,8 @@ def merged_instance_fields(instance, request):
     """vimConnectionInfo, extensions and vnfConfigurableProperties after the request (RFC 7396 each).
 
     A field the request does not carry keeps its value; ``null`` members remove, objects merge, arrays
-    are replaced. Fields that end up empty are left out, as SOL003 omits them.
+    are replaced. Fields that end up empty are left out, as SOL003 omits them. vimConnectionInfo as a record keeps it
+    (sol/vim_connection.py).
     """
     result = {}
     for field in MERGED_FIELDS:
@@ -71,7 +73,7 @@ def merged_instance_fields(instance, request):
             value = merge_patch(value or {}, request[field])
         if value:
             result[field] = copy.deepcopy(value)
-    return result
+    return without_vim_secrets(result)
 
 
 def modifications_triggered(before, after):

@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vnf_instance_texts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 
 NOT_INSTANTIATED = "NOT_INSTANTIATED"
 INSTANTIATED = "INSTANTIATED"
@@ -76,8 +77,9 @@ def current_scale_levels(instance):
 def apply_vnf_info_modification(instance, request, new_vnfd=None):
     """The instance after a (validated) VnfInfoModificationRequest, per SOL003 5.5.2.12.
 
-    Names and ids are replaced; KeyValuePairs and vimConnectionInfo are JSON-merge-patched;
-    vimConnectionInfoDeleteIds removes VIM connections; vnfcInfoModifications patch VNFCs.
+    Names and ids are replaced; KeyValuePairs and vimConnectionInfo are JSON-merge-patched (vimConnectionInfo as a
+    record keeps it: sol/vim_connection.py); vimConnectionInfoDeleteIds removes VIM connections; vnfcInfoModifications
+    patch VNFCs.
     When the request changes vnfdId, ``new_vnfd`` (that VNFD) refreshes provider, versions, etc.
     """
     result = copy.deepcopy(instance)
@@ -94,6 +96,8 @@ def apply_vnf_info_modification(instance, request, new_vnfd=None):
             result[attribute] = merge_patch(result.get(attribute) or {}, request[attribute])
     for vim_id in request.get("vimConnectionInfoDeleteIds") or []:
         (result.get("vimConnectionInfo") or {}).pop(vim_id, None)
+    if result.get("vimConnectionInfo"):
+        result["vimConnectionInfo"] = recordable_vims(result["vimConnectionInfo"])
     vnfc_info = (result.get("instantiatedVnfInfo") or {}).get("vnfcInfo") or []
     _modify_vnfc_info(vnfc_info, request.get("vnfcInfoModifications") or [])
     return result

@@ -13,6 +13,7 @@ username/password."""
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import os
 import secrets
@@ -138,3 +139,31 @@ def test_no_credential_is_printed_in_any_form(k8s_lab, k8s_tenant, ansible_task,
     awx = {"K8S_AUTH_HOST": server, "K8S_AUTH_API_KEY": k8s_tenant.token, "K8S_AUTH_SSL_CA_CERT": str(ca_file), "K8S_AUTH_VERIFY_SSL": "true"}
     info = awx_job_without_leaks(secret, args, tmp_path / "awx", awx)["vnf_info under test"]
     assert info[0]["vnf_instances"][0]["vnfInstanceName"] == INSTANCE, info
+
+
+def stored_documents(kube, namespace):
+    """The text of every record and rollback Secret of the collection in ``namespace``, decoded."""
+    listed = kube.call("GET", "/api/v1/namespaces/{0}/secrets?labelSelector=app.kubernetes.io/managed-by%3Dnfv.vnflcm".format(namespace))
+    return {item["metadata"]["name"]: gzip.decompress(base64.b64decode(item["data"]["record"])).decode() for item in listed["items"]}
+
+
+def test_no_vim_credential_is_stored_in_the_record(k8s_lab, k8s_tenant, kube, ansible_task, tacker_packages):
+    """Whoever may read Secrets in the namespace reads the record: it keeps the request's vimConnectionInfo without
+    its credentials, in the instance and in every op occ's operationParams, and a re-run is still no change."""
+    namespace = k8s_tenant.namespace
+    package = os.path.join(tacker_packages, "test_cnf_multi_ns")
+    secret = {"accessInfo bearer_token": "vim-bearer-" + secrets.token_hex(12), "accessInfo password": "vim-password-" + secrets.token_hex(12),
+              "interfaceInfo URL password": "vim-url-" + secrets.token_hex(12)}
+    args = module_args(package, namespace, {"url_password": secret["interfaceInfo URL password"], "bearer_token": secret["accessInfo bearer_token"],
+                                            "password": secret["accessInfo password"], "vnfc_password": "unused-" + secrets.token_hex(4)})
+    auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 120}
+    for module in ("vnf_instantiate", "vnf_modify", "vnf_instantiate", "vnf_modify"):
+        done = ansible_task(module, dict(auth, **args[module]))
+        assert not done.get("failed"), done.get("msg")
+    # The second instantiate and modify find the record as the first left it: nothing to write.
+    assert done["changed"] is False, done.get("plan")
+    stored = stored_documents(kube, namespace)
+    assert "vnflcm-" + done["vnf_instance"]["id"] in stored and "vim-user" in "".join(stored.values())
+    for label, value in secret.items():
+        for form in (value, base64.b64encode(value.encode()).decode()):
+            assert not any(form in text for text in stored.values()), "{0} is stored".format(label)

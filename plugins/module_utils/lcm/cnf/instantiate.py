@@ -31,6 +31,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Opera
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_instantiate_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance
 
 
@@ -112,7 +113,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             "metadata": {"namespace": namespace, DEF_FILES_PARAM: params[DEF_FILES_PARAM], PRIVATE: private},
         }
         if request.get("vimConnectionInfo"):
-            result["vimConnectionInfo"] = request["vimConnectionInfo"]
+            result["vimConnectionInfo"] = recordable_vims(request["vimConnectionInfo"])
         if waits.enabled:
             wait_ready(api, others, waits.deadline())
         result = refresh_vnfcs(api, result, vdus)

@@ -17,7 +17,6 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -33,6 +32,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_ext_conn as sol_change_ext_conn
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 
 WHAT = sol_change_ext_conn.WHAT
 

@@ -22,7 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import mask
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
@@ -106,7 +106,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "desired": desired,
         "private": json_copy(new_private),
         "identity": vnfd_identity(new_vnfd),
-        "fields": recordable_fields(sol_change_pkg.merged_instance_fields(instance, request)),
+        "fields": sol_change_pkg.merged_instance_fields(instance, request),
     }
     return change_operation(vim, store, found, request, job, waits, preview)
 
@@ -130,13 +130,6 @@ def scripted_change(vim, package, script, request, instance, old_form, waits):
         template = with_record_resource(merge_patch(template, fields["template"]))
     files = heat_template.used_files(template, dict(vim.stacks.files(stack), **(fields["files"] or {})))
     return {"template": template, "files": files, "nfv": merge_patch(stack_nfv(vim, stack), fields["nfv"] or {})}
-
-
-def recordable_fields(fields):
-    """The merged instance fields as the record keeps them: vimConnectionInfo without secrets."""
-    if "vimConnectionInfo" in fields:
-        return dict(fields, vimConnectionInfo=recordable_vims(fields["vimConnectionInfo"]))
-    return fields
 
 
 def json_copy(value):
@@ -399,7 +392,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits):
     instance = found[0]
     change = private_state(instance).get(CHANGE)
     if not change:
-        raise ConflictError(event, "occ.CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
+        raise ConflictError(event, "CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
                             "the record keeps no data of this change (it failed before its first stack update); fail it")
     if event == "retry":
         return change_operation(vim, store, found, failed_op_occ.get("operationParams") or {}, change["job"], waits, previous=change["previous"])

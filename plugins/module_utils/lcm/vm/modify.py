@@ -12,10 +12,10 @@ package, which on Heat is vnf_change_pkg; a container update (option package) ex
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification, modification_diff, modified_attributes
 
 MODIFY_REQUEST = "VnfInfoModificationRequest"
@@ -34,18 +34,15 @@ def check_heat_options(package=None, delete_removed=False):
 
 def modified_record(instance, request):
     """The record after a validated request: new name/description/metadata/extensions/vnfConfigurableProperties/VIM
-    connections (RFC 7396) and vnfcConfigurableProperties; vimConnectionInfo kept without secrets."""
+    connections (RFC 7396, kept without secrets) and vnfcConfigurableProperties."""
     if "vnfdId" in request and request["vnfdId"] != instance.get("vnfdId"):
         raise ValidationError(MODIFY_REQUEST, "vnfdId", "{0!r} is not the instance's VNFD ({1!r}): {2}".format(
             request["vnfdId"], instance.get("vnfdId"), CHANGE_PKG_HINT))
-    modified = apply_vnf_info_modification(instance, request)
-    if modified.get("vimConnectionInfo"):
-        modified["vimConnectionInfo"] = recordable_vims(modified["vimConnectionInfo"])
-    return modified
+    return apply_vnf_info_modification(instance, request)
 
 
 def plan_modify(vim, store, found, request, waits=None, preview=False):
-    """occ.MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
+    """MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
     modified = modified_record(instance, request)
@@ -56,21 +53,12 @@ def plan_modify(vim, store, found, request, waits=None, preview=False):
             "lines": ["{0}: modify (record only, no stack update)".format(label) for label in keys + vnfc_labels] or ["no change"]}
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
-    return Operation(occ.MODIFY_INFO, recordable_request(request), instance, plan, store, op_occs, version, changed=modified != instance,
+    return Operation(occ.MODIFY_INFO, without_vim_secrets(request), instance, plan, store, op_occs, version, changed=modified != instance,
                      execute=lambda progress: modified, diff=diff)
 
 
-def recordable_request(request):
-    """The request as the op occ keeps it (operationParams, readable by the project): accessInfo without secrets."""
-    patch = request.get("vimConnectionInfo")
-    if not patch:
-        return request
-    kept = {vim_id: None if entry is None else recordable_vims({vim_id: entry})[vim_id] for vim_id, entry in patch.items()}
-    return dict(request, vimConnectionInfo=kept)
-
-
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
-    """Retry or roll back a FAILED_TEMP occ.MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
+    """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
     the record and a rollback changes only the op occ (the record still holds the instance from before)."""
     instance, op_occs, version = found
     params = failed_op_occ.get("operationParams") or {}

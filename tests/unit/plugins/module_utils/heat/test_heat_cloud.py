@@ -10,10 +10,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import (
     connection_options,
     openstack_vim,
-    recordable_vim,
     sdk_errors,
     vim_options,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vim
 
 VIM = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://keystone/v3"},
        "accessInfo": {"username": "nfv", "password": "pw", "project": "p", "projectDomain": "Default", "userDomain": "Default",

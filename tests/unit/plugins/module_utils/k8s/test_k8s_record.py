@@ -154,3 +154,15 @@ def test_read_record_without_resource_version():
     secret = damaged(b64(gzip.compress(b'{"vnfInstance": {"id": "a"}, "opOccs": []}')))
     del secret["metadata"]["resourceVersion"]
     assert rec.read_record(secret) == ({"id": "a"}, [], None)
+
+
+def test_the_record_and_the_rollback_data_keep_no_vim_credential(instance):
+    vim = {"vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1:6443"},
+           "accessInfo": {"bearer_token": "tok-secret", "password": "pw-secret", "username": "admin"}}
+    with_vim = dict(instance, vimConnectionInfo={"vim1": vim})
+    occ = new_op_occ(INSTANCE_ID, "INSTANTIATE", {"vimConnectionInfo": {"vim1": vim}}, "2026-01-01T00:00:00Z", op_occ_id="occ-0")
+    secret = rec.record_secret(with_vim, [occ], "tenant-a")
+    rollback = rec.rollback_secret(INSTANCE_ID, "tenant-a", "occ-0", {"record": with_vim})
+    for kept in (decoded(secret), decoded(rollback)):
+        assert "tok-secret" not in json.dumps(kept) and "pw-secret" not in json.dumps(kept)
+    assert decoded(secret)["vnfInstance"]["vimConnectionInfo"]["vim1"]["accessInfo"] == {"username": "admin"}

@@ -98,10 +98,11 @@ def test_apply_modification(instance):
 
 
 def test_apply_modification_merges_vim_connection_info_entries(instance):
-    request = {"vimConnectionInfo": {"vim1": {"accessInfo": {"bearer_token": "new"}}}}
+    request = {"vimConnectionInfo": {"vim1": {"accessInfo": {"bearer_token": "new", "region": "r1"}}}}
     modified = vi.apply_vnf_info_modification(instance, request)
+    # Merged into the entry; the token, a VIM credential, is never kept (sol/vim_connection.py).
     assert modified["vimConnectionInfo"]["vim1"] == {
-        "vimId": "7dc3c839-bf15-45ac-8dff-fc5b95c2940e", "vimType": "kubernetes", "accessInfo": {"bearer_token": "new"}}
+        "vimId": "7dc3c839-bf15-45ac-8dff-fc5b95c2940e", "vimType": "kubernetes", "accessInfo": {"region": "r1"}}
 
 
 def test_apply_modification_unknown_vnfc(instance):
