@@ -123,8 +123,8 @@ options:
         suboptions:
           namespace:
             description:
-              - "Kubernetes: the namespace of the CNF; else the one namespace the def files agree on, else the
-                kubeconfig context's, else C(default)."
+              - "Kubernetes: the namespace of the CNF; else O(namespace), else the one namespace the def files agree
+                on, else C(default)."
             type: str
           lcm-kubernetes-def-files:
             description:
@@ -163,6 +163,14 @@ options:
   vnf_instance_description:
     description:
       - The VNF instance's description (C(vnfInstanceDescription)), at most 1024 characters (Tacker's limit).
+    type: str
+  namespace:
+    description:
+      - "Kubernetes: the namespace of the CNF when the request names none. The namespace is, in this order: the
+        request's C(additionalParams.namespace), this option, the one namespace the def files agree on, C(default);
+        RV(plan.namespace_reason) says which (V(request), V(option), V(manifests), V(default))."
+      - Every module of the action group takes it, so one C(module_defaults) block for C(group/nfv.vnflcm.vnflcm)
+        serves a whole play. The OpenStack VIM ignores it.
     type: str
   namespace_policy:
     description:
@@ -314,7 +322,7 @@ plan:
       description: The namespace the VNF is instantiated in.
       type: str
     namespace_reason:
-      description: Where the namespace came from, C(request), C(manifests) or C(default).
+      description: Where the namespace came from, C(request), C(option) (O(namespace)), C(manifests) or C(default).
       type: str
     namespace_rewrites:
       description: Objects whose def file named another namespace.
@@ -369,6 +377,7 @@ def main():
             "vnf_instance_name": {"type": "str", "required": True, "aliases": ["name"]},
             "vnf_instance_id": {"type": "str", "aliases": ["id"]},
             "vnf_instance_description": {"type": "str"},
+            "namespace": {"type": "str"},
             "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
             "allow_cluster_scoped": {"type": "bool", "default": False},
             "allow_package_scripts": {"type": "bool", "default": False},

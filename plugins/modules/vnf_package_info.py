@@ -43,6 +43,11 @@ options:
       - When not given, only def files and templates must be present.
     type: str
     choices: [instantiate, scale, heal, modify, change_vnfpkg, terminate]
+  namespace:
+    description:
+      - Not used (a package has no namespace). Taken so that one C(module_defaults) block for
+        C(group/nfv.vnflcm.vnflcm) that sets it serves every module of the collection.
+    type: str
 extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
@@ -146,6 +151,7 @@ def main():
             "path": {"type": "path", "required": True},
             "flavour_id": {"type": "str"},
             "operation": {"type": "str", "choices": ["instantiate", "scale", "heal", "modify", "change_vnfpkg", "terminate"]},
+            "namespace": {"type": "str"},
         },
         arg_groups=("kubernetes", "openstack", "wait"),
         supports_check_mode=True,

@@ -32,6 +32,8 @@ NAMESPACE_FIELD = "additionalParams.namespace"
 METADATA_NAMESPACE_FIELD = "metadata.namespace"
 
 REASON_REQUEST = "request"
+# The module's own namespace option (often a play's module_defaults for the whole action group).
+REASON_OPTION = "option"
 REASON_MANIFESTS = "manifests"
 REASON_DEFAULT = "default"
 
@@ -44,11 +46,13 @@ _NAMESPACE_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _BINDING_KINDS = ("RoleBinding", "ClusterRoleBinding")
 
 
-def resolve_namespace(request_namespace, manifests, namespaced, policy=POLICY_REWRITE, allow_cluster_scoped=False, what=INSTANTIATE_VNF_REQUEST):
+def resolve_namespace(request_namespace, manifests, namespaced, policy=POLICY_REWRITE, allow_cluster_scoped=False, what=INSTANTIATE_VNF_REQUEST,
+                      option_namespace=None):
     """The namespace plan for a list of manifest records; raises ValidationError before anything is written.
 
     ``namespaced``: callable ``(apiVersion, kind) -> True | False | None`` or a dict keyed by
     ``(apiVersion, kind)`` (None or absent: the cluster does not serve that kind).
+    ``option_namespace``: the module's namespace option, taken when the request names none (choose_namespace).
 
     Returns ``{"namespace", "reason", "policy", "creates_namespace", "rewrites", "cluster_scoped", "warnings", "manifests"}``:
     ``creates_namespace`` tells whether the def files hold the Namespace object itself; ``manifests``
@@ -58,7 +62,7 @@ def resolve_namespace(request_namespace, manifests, namespaced, policy=POLICY_RE
     check_policy(policy, what)
     is_namespaced = scope_lookup(namespaced, manifests)
     scopes = classify_scopes(manifests, is_namespaced, what)
-    namespace, reason = choose_namespace(request_namespace, manifests, scopes, what)
+    namespace, reason = choose_namespace(request_namespace, manifests, scopes, what, option_namespace)
     changes = namespace_changes(manifests, scopes, namespace)
     if policy == POLICY_ERROR and changes:
         raise ValidationError(what, NAMESPACE_FIELD, "the VNF's namespace is {0} ({1}), but {2} (namespace policy {3!r})".format(
@@ -143,10 +147,13 @@ def classify_scopes(manifests, is_namespaced, what=INSTANTIATE_VNF_REQUEST):
     return scopes
 
 
-def choose_namespace(request_namespace, manifests, scopes, what=INSTANTIATE_VNF_REQUEST):
-    """``(namespace, reason)``: the request's, else the one the namespaced manifests name, else default."""
+def choose_namespace(request_namespace, manifests, scopes, what=INSTANTIATE_VNF_REQUEST, option_namespace=None):
+    """``(namespace, reason)``: the request's, else the module's namespace option, else the one the namespaced
+    manifests name, else default."""
     if request_namespace is not None:
         return check_namespace_name(request_namespace, what), REASON_REQUEST
+    if option_namespace is not None:
+        return check_namespace_name(option_namespace, "module options", "namespace"), REASON_OPTION
     named = {}
     for record, scope in zip(manifests, scopes):
         if scope and namespace_of(record):
@@ -163,6 +170,7 @@ def choose_namespace(request_namespace, manifests, scopes, what=INSTANTIATE_VNF_
 def describe_reason(reason):
     return {
         REASON_REQUEST: "from " + NAMESPACE_FIELD,
+        REASON_OPTION: "from the module's namespace option, as the request names none",
         REASON_MANIFESTS: "named by the def files",
         REASON_DEFAULT: "the default, as neither the request nor the def files name one",
     }[reason]

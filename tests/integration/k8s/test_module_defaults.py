@@ -15,13 +15,15 @@ def test_every_module_runs_with_the_groups_defaults(k8s_tenant, tacker_packages,
     namespace = k8s_tenant.namespace
     package = os.path.join(tacker_packages, "test_cnf_multi_ns")
     defaults = {"kubeconfig": str(k8s_tenant.kubeconfig), "validate_certs": True, "wait": True, "wait_timeout": 300,
-                "wait_sleep": 1, "lease_seconds": 60}
-    where = {"vnf_instance_name": "defaults-cnf", "namespace": namespace}
+                "wait_sleep": 1, "lease_seconds": 60, "namespace": namespace}
+    # The namespace too comes from the group's defaults: every module takes it (vnf_instantiate as the CNF's namespace,
+    # the request naming none).
+    where = {"vnf_instance_name": "defaults-cnf"}
     tasks = [
         ("vnf_package_info", {"path": package}),
         ("vnf_instantiate", {"package": package, "vnf_instance_name": "defaults-cnf", "request": {
             "flavourId": "simple",
-            "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]}}}),
+            "additionalParams": {"lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]}}}),
         ("vnf_info", where),
         ("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"})),
         ("vnf_heal", dict(where, request={})),
@@ -40,6 +42,7 @@ def test_every_module_runs_with_the_groups_defaults(k8s_tenant, tacker_packages,
                    "vnf_terminate", "vnf_delete"):
         assert not failure_of(by_module[module]), "{0}: {1}".format(module, failure_of(by_module[module]))
     assert by_module["vnf_instantiate"]["vnf_instance"]["metadata"]["namespace"] == namespace
+    assert by_module["vnf_instantiate"]["plan"]["namespace_reason"] == "option"
     assert [item["vnfInstanceName"] for item in by_module["vnf_info"]["vnf_instances"]] == ["defaults-cnf"]
     assert by_module["vnf_modify"]["vnf_instance"]["vnfInstanceDescription"] == "set through module_defaults"
     assert by_module["vnf_terminate"]["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"

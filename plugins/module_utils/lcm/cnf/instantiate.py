@@ -36,7 +36,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
-                     allow_cluster_scoped=False, waits=None):
+                     allow_cluster_scoped=False, waits=None, option_namespace=None):
     """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says."""
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
@@ -44,7 +44,8 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     flavour = vnfd["flavours"][request["flavourId"]]
     params = request.get("additionalParams") or {}
     manifests = load_manifests(package, request)
-    namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped)
+    namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped,
+                                       option_namespace=option_namespace)
     namespace = namespace_plan["namespace"]
     if not namespace_plan["creates_namespace"] and api.namespace_exists(namespace) is False:
         raise ValidationError("InstantiateVnfRequest", "additionalParams.namespace",
@@ -198,4 +199,4 @@ def plan_resume(api, store, found, failed, event, waits, package=None, params=No
         return plan_instantiate_rollback(api, store, found, failed, package, waits)
     instance = found[0]
     return plan_instantiate(api, package, instance.get("vnfInstanceName"), failed.get("operationParams"), instance.get("vnfInstanceDescription"),
-                            instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits)
+                            instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits, params.get("namespace"))

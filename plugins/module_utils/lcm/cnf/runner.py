@@ -38,7 +38,7 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
     with load_package(params["package"], operation="instantiate") as package:
         operation = plan_instantiate(
             api, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-            params.get("vnf_instance_id"), params["namespace_policy"], params["allow_cluster_scoped"], waits(params))
+            params.get("vnf_instance_id"), params["namespace_policy"], params["allow_cluster_scoped"], waits(params), params.get("namespace"))
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 

@@ -52,6 +52,16 @@ def test_manifests_namespace_without_request(multi_ns_manifests, discovery):
     assert namespaces_of(plan) == [("Deployment", "multi-namespace02"), ("Namespace", None)]
 
 
+def test_the_module_option_comes_after_the_request_and_before_the_manifests(multi_ns_manifests, discovery):
+    manifests = multi_ns_manifests("deployment_has_namespace.yaml")
+    plan = ns.resolve_namespace(None, manifests, discovery, option_namespace="tenant-a")
+    assert (plan["namespace"], plan["reason"]) == ("tenant-a", "option")
+    assert plan["rewrites"][0]["from"] == "multi-namespace02" and plan["rewrites"][0]["to"] == "tenant-a"
+    assert ns.resolve_namespace("tenant-b", manifests, discovery, option_namespace="tenant-a")["reason"] == "request"
+    with pytest.raises(ValidationError, match="namespace"):
+        ns.resolve_namespace(None, manifests, discovery, option_namespace="Not_A_Name")
+
+
 def test_default_namespace_when_nobody_names_one(multi_ns_manifests, discovery):
     plan = ns.resolve_namespace(None, multi_ns_manifests("deployment_no_namespace.yaml"), discovery)
     assert (plan["namespace"], plan["reason"], plan["rewrites"], plan["cluster_scoped"]) == ("default", "default", [], [])
