@@ -33,11 +33,8 @@ import datetime
 import hashlib
 import http.client
 import json
-import os
-import platform
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -50,10 +47,11 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cnf_container_update  # noqa: E402
-from cnf_container_update import stats, write_counts  # noqa: E402
-from cnf_instantiate import ROOT, TEMPLATE, Bench, lab_binaries  # noqa: E402
-from labk8s.audit import is_dry_run, summarize as audit_summary  # noqa: E402
-from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
+from cnf_container_update import write_counts  # noqa: E402
+from cnf_instantiate import (ROOT, TEMPLATE, Bench, kubectl_version, lab_binaries, lab_up, loadavg, machine,  # noqa: E402
+                             print_rows, run_rounds, stats, summarize_phases, wait_until, write_report)
+from labk8s.audit import summarize as audit_summary  # noqa: E402
+from labk8s.cluster import Lab  # noqa: E402
 
 DEF_DIR = "Files/kubernetes/"
 DEF_FILES = [DEF_DIR + name for name in ("configmap.yaml", "service.yaml", "deployment.yaml")]
@@ -322,10 +320,8 @@ def received_at(event: dict) -> float:
 
 
 class ChangePkgBench(Bench):
-    # From cnf_container_update: a namespace waits for its default ServiceAccount (pods need it), and
-    # kubectl runs with -v=6 and a discovery cache per namespace, its requests counted by verb.
+    # From cnf_container_update: a namespace waits for its default ServiceAccount (pods need it).
     namespace = cnf_container_update.Bench.namespace
-    run_kubectl = cnf_container_update.Bench.run_kubectl
 
     def __init__(self, lab: Lab, kubectl: Path, packages: dict, work: Path, wait_sleep: int, interval: float):
         super().__init__(lab, kubectl, packages["new"], work, wait_sleep)
@@ -358,14 +354,7 @@ class ChangePkgBench(Bench):
 
     def wait_complete(self, namespace: str, images: dict, timeout: float = 120) -> float:
         """Poll until every Deployment is complete on ``images``; the seconds it took (0: it already was)."""
-        began = time.monotonic()
-        while True:
-            problems = {name: problem for name, problem in rollout_state(self.api, namespace, images).items() if problem}
-            if not problems:
-                return round(time.monotonic() - began, 3)
-            if time.monotonic() - began > timeout:
-                raise SystemExit("{0}: Deployments not complete after {1} s: {2}".format(namespace, timeout, problems))
-            time.sleep(0.2)
+        return wait_until(lambda: rollout_state(self.api, namespace, images), timeout, "{0}: Deployments not complete".format(namespace))
 
     # ---- the change, timed ----
 
@@ -376,12 +365,7 @@ class ChangePkgBench(Bench):
                 "request": {"vnfdId": new["vnfd_id"], "additionalParams": {
                     "upgrade_type": "RollingUpdate", "lcm-kubernetes-def-files": new["def_files"],
                     "vdu_params": [{"vdu_id": "VDU{0}".format(index)} for index in range(1, DEPLOYMENTS + 1)]}}}
-        result = self.playbook({"nfv.vnflcm.vnf_change_pkg": args, "ignore_errors": True})
-        if result.get("failed"):
-            state = subprocess.run([str(self.kubectl), "get", "deployments,replicasets,pods", "-n", namespace, "-o", "wide"],
-                                   capture_output=True, text=True, env=self.env, check=False)
-            raise SystemExit("vnf_change_pkg failed in {0}: {1}\n{2}\nresult: {3}".format(
-                namespace, result.get("msg"), state.stdout, json.dumps(result, indent=1)[-6000:]))
+        result = self.module("vnf_change_pkg", args, namespace)
         api_calls = result.get("api_calls") or {}
         plan = result.get("plan")
         return api_calls.get("read", 0), {
@@ -411,13 +395,8 @@ class ChangePkgBench(Bench):
             wall = time.monotonic() - began
             availability = sampler.stop()
         # The lab is shared and other clients may use the admin user too: only writes into this namespace count.
-        every = self.audit.writes(start, user=ADMIN_USER, dry_runs=True)
-        events = [ev for ev in every if (ev.get("objectRef") or {}).get("namespace") == namespace]
-        writes = [ev for ev in events if not is_dry_run(ev)]
-        failed = [ev for ev in writes if not 200 <= ev.get("responseStatus", {}).get("code", 0) < 300]
-        result = dict(extra, wall_s=round(wall, 3), reads=reads, writes=len(writes), failed_writes=len(failed),
-                      dry_runs=len(events) - len(writes), admin_writes_elsewhere=len(every) - len(events),
-                      api_calls=reads + len(events), write_calls=write_counts(writes),
+        counts, writes = self.writes_since(start, reads, namespace)
+        result = dict(extra, wall_s=round(wall, 3), **counts, write_calls=write_counts(writes),
                       write_log=["{0:6.2f} s {1} {2}/{3} {4}".format(received_at(ev) - began_utc, verb, resource, name, code)
                                  for ev, (verb, resource, _ns, name, code) in zip(writes, audit_summary(writes))],
                       availability=availability)
@@ -438,36 +417,17 @@ METRICS = ("wall_s", "reads", "writes", "dry_runs", "api_calls", "min_ready", "w
 RATIO_METRICS = ("wall_s", "reads", "writes", "api_calls")
 
 
+PHASES = ("change", "rerun")
+
+
 def summarize(rounds: list[dict], tools: tuple) -> dict:
-    out = {}
-    for phase in ("change", "rerun"):
-        out[phase] = {}
-        for metric in METRICS:
-            entry = {tool: stats([r[tool][phase][metric] for r in rounds]) for tool in tools}
-            if metric in RATIO_METRICS and len(tools) == 2:
-                ratios = [round(r["vnflcm"][phase][metric] / r["kubectl"][phase][metric], 3) if r["kubectl"][phase][metric] else None
-                          for r in rounds]
-                known = [x for x in ratios if x is not None]
-                entry["ratio"] = dict(stats(known), per_round=ratios) if known else None
-            out[phase][metric] = entry
-        if "vnflcm" in tools:
-            out[phase]["vnflcm_changed"] = [r["vnflcm"][phase]["changed"] for r in rounds]
-    out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds if r.get("ansible_overhead_s") is not None])
+    out = summarize_phases(rounds, PHASES, METRICS, tools, RATIO_METRICS, changed="vnflcm")
+    out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds])
     return out
 
 
 def print_table(summary: dict, rounds: int, tools: tuple) -> None:
-    def cell(s, fmt):
-        return "-" if not s else (fmt + " [" + fmt + "-" + fmt + "]").format(s["median"], s["min"], s["max"])
-
-    names = {"vnflcm": "vnf_change_pkg", "kubectl": "kubectl apply+rollout"}
-    print("\n{0:7} {1:22} {2:>22} {3:>22} {4:>22}".format("run", "metric", *[names[t] for t in TOOLS], "ratio ours/kubectl"))
-    for phase in ("change", "rerun"):
-        for metric in METRICS:
-            m = summary[phase][metric]
-            fmt = "{:.2f}" if metric == "wall_s" else "{:.0f}"
-            print("{0:7} {1:22} {2:>22} {3:>22} {4:>22}".format(phase, metric, cell(m.get("vnflcm"), fmt), cell(m.get("kubectl"), fmt),
-                                                               cell(m.get("ratio"), "{:.2f}")))
+    print_rows(summary, PHASES, TOOLS, ("run", "metric", "vnf_change_pkg", "kubectl apply+rollout", "ratio ours/kubectl"), (7, 22))
     overhead = summary["ansible_overhead_s"]
     extra = "; ansible-playbook with a no-op task: {0:.2f} s [{1:.2f}-{2:.2f}]".format(
         overhead["median"], overhead["min"], overhead["max"]) if overhead else ""
@@ -489,68 +449,39 @@ def main(argv=None) -> int:
     bin_dir = lab_binaries()
     tools = ("kubectl",) if args.baseline_only else TOOLS
     stamp = datetime.datetime.now(datetime.timezone.utc)
-    load_before = [round(x, 2) for x in os.getloadavg()]
+    load_before = loadavg()
     with tempfile.TemporaryDirectory(prefix="cnf-change-pkg-bench-") as tmp:
         work = Path(tmp)
         packages = generate_packages(work)
-        lab, owned = Lab(), False
-        if not lab.is_up():
-            lab, owned = Lab(work / "lab"), True
-            print("starting a private lab in", lab.dir, file=sys.stderr)
-            lab.up(bin_dir)
-        bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval)
-        prefix = "ccp-" + stamp.strftime("%H%M%S")
-        rounds, namespaces = [], []
-        try:
-            for number in range(args.rounds):
-                entry = {"loadavg_at_start": [round(x, 2) for x in os.getloadavg()]}
-                for tool in tools:  # both start equal: the old package, complete
-                    namespace = bench.namespace("{0}-{1}-{2}".format(prefix, number, tool))
-                    namespaces.append(namespace)
-                    entry[tool] = dict(bench.instantiate(tool, namespace), namespace=namespace)
-                order = list(tools) if number % 2 == 0 else list(tools)[::-1]  # alternate who goes first
-                for tool in order:
-                    fn = bench.change_vnflcm if tool == "vnflcm" else bench.change_kubectl
-                    namespace = entry[tool]["namespace"]
-                    for phase in ("change", "rerun"):
-                        entry[tool][phase] = bench.measure(fn, namespace, "old" if phase == "change" else "new")
-                        shown = ("changed", "wall_s", "reads", "writes", "dry_runs", "min_ready", "watch_min_ready",
-                                 "min_total_ready", "watch_min_total_ready", "settle_after_s")
-                        print("round {0} {1:7} {2:6} {3}".format(number + 1, tool, phase,
-                                                                 {k: entry[tool][phase][k] for k in shown if k in entry[tool][phase]}),
-                              file=sys.stderr)
-                entry["order"] = order
-                entry["ansible_overhead_s"] = None if args.baseline_only else bench.ansible_overhead()
-                entry["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
-                rounds.append(entry)
-                bench.delete_namespaces(namespaces)
-                namespaces = []
-        finally:
-            bench.delete_namespaces(namespaces, wait=False)
-            if owned:
-                lab.down(quiet=True)
+        with lab_up(work, bin_dir) as (lab, _):
+            bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval)
+            change = {"vnflcm": bench.change_vnflcm, "kubectl": bench.change_kubectl}
+
+            def prepare(tool, namespace):  # both start equal: the old package, complete
+                return dict(bench.instantiate(tool, namespace), namespace=namespace)
+
+            def run(number, tool, namespace, entry):
+                for phase in PHASES:
+                    entry[tool][phase] = bench.measure(change[tool], namespace, "old" if phase == "change" else "new")
+                    shown = ("changed", "wall_s", "reads", "writes", "dry_runs", "min_ready", "watch_min_ready",
+                             "min_total_ready", "watch_min_total_ready", "settle_after_s")
+                    print("round {0} {1:7} {2:6} {3}".format(number + 1, tool, phase,
+                                                             {k: entry[tool][phase][k] for k in shown if k in entry[tool][phase]}),
+                          file=sys.stderr)
+
+            rounds = run_rounds(bench, args.rounds, "ccp-" + stamp.strftime("%H%M%S"), tools, run, prepare,
+                                overhead=(lambda: None) if args.baseline_only else bench.ansible_overhead, record_loadavg=True)
     summary = summarize(rounds, tools)
     print_table(summary, args.rounds, tools)
-    version = subprocess.run([str(bin_dir / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True, check=True)
-    report = {
-        "benchmark": "cnf_change_pkg",
-        "date": stamp.isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform(),
-                    "loadavg_before": load_before, "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
-        "kubectl": json.loads(version.stdout)["clientVersion"]["gitVersion"],
-        "package": {"template": TEMPLATE.name, "def_files": DEF_FILES, "deployments": DEPLOYMENTS, "replicas": REPLICAS,
-                    "strategy": {"maxUnavailable": 1, "maxSurge": 1},
-                    "old": {k: packages["old"][k] for k in ("vnfd_id", "images")},
-                    "new": {k: packages["new"][k] for k in ("vnfd_id", "images")}},
-        "settings": {"rounds": args.rounds, "tools": list(tools), "module_wait_sleep": args.wait_sleep,
-                     "sample_interval_s": args.sample_interval, "lab_nodes": bench.nodes},
-        "summary": summary,
-        "rounds": rounds,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "cnf_change_pkg-{0}{1}.json".format(stamp.strftime("%Y-%m-%d"), "-baseline-only" if args.baseline_only else "")
-    path.write_text(json.dumps(report, indent=1) + "\n")
-    print("written:", path)
+    write_report(args.out, "cnf_change_pkg", stamp, "-baseline-only" if args.baseline_only else "",
+                 machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+                 package={"template": TEMPLATE.name, "def_files": DEF_FILES, "deployments": DEPLOYMENTS, "replicas": REPLICAS,
+                          "strategy": {"maxUnavailable": 1, "maxSurge": 1},
+                          "old": {k: packages["old"][k] for k in ("vnfd_id", "images")},
+                          "new": {k: packages["new"][k] for k in ("vnfd_id", "images")}},
+                 settings={"rounds": args.rounds, "tools": list(tools), "module_wait_sleep": args.wait_sleep,
+                           "sample_interval_s": args.sample_interval, "lab_nodes": bench.nodes},
+                 summary=summary, rounds=rounds)
     return 0
 
 

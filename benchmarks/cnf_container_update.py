@@ -36,9 +36,7 @@ import copy
 import datetime
 import json
 import os
-import platform
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -51,9 +49,11 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "lab" / "k8s"))
 
-from cnf_instantiate import lab_binaries  # noqa: E402
-from labk8s.audit import AuditLog, summarize as audit_summary  # noqa: E402
-from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
+import cnf_instantiate  # noqa: E402
+from cnf_instantiate import (kubectl_version, lab_binaries, lab_up, loadavg, machine, print_rows, run_rounds, stats,  # noqa: E402
+                             summarize_phases, write_report)
+from labk8s.audit import summarize as audit_summary  # noqa: E402
+from labk8s.cluster import Lab  # noqa: E402
 
 FIXTURES = Path(os.environ.get("NFV_FIXTURES_DIR") or ROOT.parent / "shared" / "fixtures" / "tacker")
 BEFORE = FIXTURES / "test_cnf_container_update_before"
@@ -71,7 +71,6 @@ INSTANTIATE_REQUEST = {"flavourId": "simple", "instantiationLevelId": "instantia
 MUST_RESTART = {("Deployment", "vdu1-update"), ("ReplicaSet", "vdu2-update"), ("DaemonSet", "daemonset-vdu5"),
                 ("Pod", "env-test"), ("Pod", "volume-test")}
 MUST_KEEP = {("Deployment", "deployment2-vdu6"), ("Pod", "env-test2"), ("Pod", "volume-test2")}
-KUBECTL_REQUEST = re.compile(r'verb="([A-Z]+)" url="')
 CONFIG_KINDS = ("ConfigMap", "Secret")
 
 
@@ -156,17 +155,12 @@ def restart_score(before: dict, after: dict) -> dict:
 # ---------------------------------------------------------------------------------------------
 # The two ways to update it.
 
-class Bench:
+class Bench(cnf_instantiate.Bench):
+    """cnf_instantiate's (ansible-playbook, kubectl, namespaces, the no-op playbook), with this benchmark's package and runs."""
+
     def __init__(self, lab: Lab, kubectl: Path, work: Path, wait_sleep: int):
-        self.lab, self.kubectl, self.work, self.wait_sleep = lab, kubectl, work, wait_sleep
-        self.api = lab.api()
-        self.audit = AuditLog.for_lab(lab)
-        self.nodes = len(self.api.call("GET", "/api/v1/nodes")["items"])
-        self.env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
-                        ANSIBLE_PYTHON_INTERPRETER=sys.executable, KUBECONFIG=str(lab.kubeconfig))
-        self.package = package_summary()
+        super().__init__(lab, kubectl, package_summary(), work, wait_sleep)
         self.instances = {}  # namespace -> VNF instance id
-        self.runs = 0
 
     def namespace(self, name: str) -> str:
         self.api.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
@@ -176,37 +170,6 @@ class Bench:
                 raise SystemExit("namespace {0} got no default ServiceAccount".format(name))
             time.sleep(0.1)
         return name
-
-    def delete_namespaces(self, names: list[str], wait: bool = True) -> None:
-        """Delete, and wait until gone: the next round starts quiet."""
-        for name in names:
-            self.api.request("DELETE", "/api/v1/namespaces/" + name)
-        deadline = time.monotonic() + 300
-        while wait and any(self.api.request("GET", "/api/v1/namespaces/" + name)[0] == 200 for name in names):
-            if time.monotonic() > deadline:
-                raise SystemExit("namespaces not deleted after 300 s: " + ", ".join(names))
-            time.sleep(1)
-
-    def playbook(self, task: dict) -> dict:
-        """Run one task through ansible-playbook on the staged collection; return its registered result."""
-        self.runs += 1
-        out = self.work / "result-{0}.json".format(self.runs)
-        play = [{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [
-            dict(task, name="task", register="result"),
-            {"name": "save the result", "ansible.builtin.copy": {"content": "{{ result | to_json }}", "dest": str(out)}}]}]
-        playbook = self.work / "play-{0}.yml".format(self.runs)
-        playbook.write_text(yaml.safe_dump(play))
-        done = subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), str(playbook)],
-                              capture_output=True, text=True, env=self.env, check=False)
-        if done.returncode or not out.exists():
-            raise SystemExit("ansible-playbook failed:\n" + done.stdout[-4000:] + done.stderr[-2000:])
-        return json.loads(out.read_text())
-
-    def ansible_overhead(self) -> float:
-        """Wall time of the same playbook with a no-op task: what ansible-playbook itself costs."""
-        began = time.monotonic()
-        self.playbook({"ansible.builtin.set_fact": {"noop": True}})
-        return round(time.monotonic() - began, 3)
 
     def instantiate(self, namespace: str) -> float:
         """The before package, instantiation_level_2, with the module (both tools start from this); returns its wall time."""
@@ -230,14 +193,8 @@ class Bench:
     def measure(self, fn, namespace: str, score: bool = True) -> dict:
         """Run fn(namespace) -> (reads, extra): wall time, reads, the admin's writes from the audit log, and the restarts."""
         before = pods_by_owner(self.api, namespace)
-        start = self.audit.mark()
-        began = time.monotonic()
-        reads, extra = fn(namespace)
-        wall = time.monotonic() - began
-        writes = self.audit.writes(start, user=ADMIN_USER)
-        failed = [ev for ev in writes if not 200 <= ev.get("responseStatus", {}).get("code", 0) < 300]
-        result = dict(extra, wall_s=round(wall, 3), reads=reads, writes=len(writes), failed_writes=len(failed),
-                      api_calls=reads + len(writes), write_calls=write_counts(writes))
+        result, writes = self.timed(lambda: fn(namespace))
+        result["write_calls"] = write_counts(writes)
         after, settle = self.wait_settled(namespace, before)
         result["settle_after_s"] = settle  # > 0: pods were still coming up when the run returned
         result.update(restart_score(before, after) if score else {"pods_replaced": restart_score(before, after)["pods_replaced"]})
@@ -264,16 +221,6 @@ class Bench:
             "planned_restarts": ["{0}/{1}:{2}".format(e["kind"], e["name"], e["action"]) for e in update.get("restart", [])]}
 
     # ---- baseline: restart everything with kubectl ----
-
-    def run_kubectl(self, args: list[str], namespace: str, calls: dict, stdin: str | None = None) -> str:
-        cache = self.work / "kubectl-cache-{0}".format(namespace)
-        done = subprocess.run([str(self.kubectl), *args, "-n", namespace, "--cache-dir", str(cache), "-v=6"],
-                              capture_output=True, text=True, env=self.env, input=stdin, check=False)
-        if done.returncode:
-            raise SystemExit("kubectl {0} failed:\n{1}".format(" ".join(args), done.stderr[-4000:]))
-        for verb in KUBECTL_REQUEST.findall(done.stderr):
-            calls[verb] = calls.get(verb, 0) + 1
-        return done.stdout
 
     def restart_everything(self, namespace: str):
         calls, package = {}, self.package
@@ -433,43 +380,23 @@ def planning(repeats: int) -> dict:
 # ---------------------------------------------------------------------------------------------
 # Rounds and the report.
 
-def stats(values: list[float]) -> dict | None:
-    values = [v for v in values if v is not None]
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)} if values else None
+UPDATE_METRICS = ("wall_s", "reads", "writes", "api_calls", "pods_replaced", "precision", "recall")
+RERUN_METRICS = ("wall_s", "reads", "writes", "pods_replaced")
+TOOLS = ("selective", "baseline")
 
 
 def summarize(rounds: list[dict]) -> dict:
-    out = {"update": {}, "rerun": {}}
-    for metric in ("wall_s", "reads", "writes", "api_calls", "pods_replaced", "precision", "recall"):
-        ours = [r["selective"]["update"][metric] for r in rounds]
-        theirs = [r["baseline"]["update"][metric] for r in rounds]
-        entry = {"selective": stats(ours), "baseline": stats(theirs)}
-        if metric not in ("precision", "recall"):
-            ratios = [round(a / b, 3) if b else None for a, b in zip(ours, theirs)]
-            known = [x for x in ratios if x is not None]
-            entry["ratio"] = dict(stats(known), per_round=ratios) if known else None
-        out["update"][metric] = entry
-    for metric in ("wall_s", "reads", "writes", "pods_replaced"):
-        out["rerun"][metric] = {"selective": stats([r["selective"]["rerun"][metric] for r in rounds])}
+    out = summarize_phases(rounds, ("update",), UPDATE_METRICS, TOOLS, ratio_metrics=UPDATE_METRICS[:5])
+    out.update(summarize_phases(rounds, ("rerun",), RERUN_METRICS, TOOLS[:1]))
     out["rerun"]["changed"] = [r["selective"]["rerun"]["changed"] for r in rounds]
     out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds])
     return out
 
 
 def print_table(summary: dict, rounds: int, plan: dict | None) -> None:
-    def cell(s, fmt):
-        return "-" if s is None else (fmt + " [" + fmt + "-" + fmt + "]").format(s["median"], s["min"], s["max"])
-
     if summary:
-        print("\n{0:7} {1:14} {2:>22} {3:>22} {4:>22}".format("run", "metric", "vnf_modify", "restart everything", "ratio ours/baseline"))
-        for metric, m in summary["update"].items():
-            fmt = "{:.2f}" if metric in ("wall_s", "precision", "recall") else "{:.0f}"
-            print("{0:7} {1:14} {2:>22} {3:>22} {4:>22}".format("update", metric, cell(m["selective"], fmt), cell(m["baseline"], fmt),
-                                                               cell(m.get("ratio"), "{:.2f}")))
-        for metric, m in summary["rerun"].items():
-            if metric != "changed":
-                fmt = "{:.2f}" if metric == "wall_s" else "{:.0f}"
-                print("{0:7} {1:14} {2:>22} {3:>22} {4:>22}".format("rerun", metric, cell(m["selective"], fmt), "-", "-"))
+        print_rows(summary, ("update", "rerun"), TOOLS, ("run", "metric", "vnf_modify", "restart everything", "ratio ours/baseline"),
+                   (7, 14), decimals=("wall_s", "precision", "recall"))
         overhead = summary["ansible_overhead_s"]
         print("(median [min-max] over {0} rounds; re-run changed: {1}; ansible-playbook with a no-op task: {2:.2f} s [{3:.2f}-{4:.2f}])".format(
             rounds, summary["rerun"]["changed"], overhead["median"], overhead["min"], overhead["max"]))
@@ -482,40 +409,23 @@ def print_table(summary: dict, rounds: int, plan: dict | None) -> None:
 
 
 def run_lab(args, work: Path, bin_dir: Path, stamp: datetime.datetime) -> tuple[list[dict], dict]:
-    lab, owned_lab = Lab(), False
-    if not lab.is_up():
-        lab, owned_lab = Lab(work / "lab"), True
-        print("starting a private lab in", lab.dir, file=sys.stderr)
-        lab.up(bin_dir)
-    bench = Bench(lab, bin_dir / "kubectl", work, args.wait_sleep)
-    prefix = "cu-" + stamp.strftime("%H%M%S")
-    rounds, namespaces = [], []
-    try:
-        for number in range(args.rounds):
-            tools = [("selective", bench.selective), ("baseline", bench.restart_everything)]
-            entry = {}
-            for tool, _ in tools:  # both start equal: the before package, instantiated by the module
-                namespace = bench.namespace("{0}-{1}-{2}".format(prefix, number, tool))
-                namespaces.append(namespace)
-                entry[tool] = {"namespace": namespace, "instantiate_s": bench.instantiate(namespace)}
-            for tool, fn in tools if number % 2 == 0 else tools[::-1]:  # alternate who goes first
-                namespace = entry[tool]["namespace"]
-                entry[tool]["update"] = bench.measure(fn, namespace)
-                if tool == "selective":
-                    entry[tool]["rerun"] = bench.measure(fn, namespace, score=False)
-                shown = ("wall_s", "writes", "reads", "pods_replaced", "precision", "recall", "settle_after_s")
-                print("round {0} {1:9} update {2}".format(number + 1, tool, {k: entry[tool]["update"][k] for k in shown}), file=sys.stderr)
-            shown = ("changed", "wall_s", "writes", "pods_replaced")
-            print("round {0} selective rerun {1}".format(number + 1, {k: entry["selective"]["rerun"][k] for k in shown}), file=sys.stderr)
-            entry["order"] = [tool for tool, _ in (tools if number % 2 == 0 else tools[::-1])]
-            entry["ansible_overhead_s"] = bench.ansible_overhead()
-            rounds.append(entry)
-            bench.delete_namespaces(namespaces)
-            namespaces = []
-    finally:
-        bench.delete_namespaces(namespaces, wait=False)
-        if owned_lab:
-            lab.down(quiet=True)
+    with lab_up(work, bin_dir) as (lab, _):
+        bench = Bench(lab, bin_dir / "kubectl", work, args.wait_sleep)
+        tools = {"selective": bench.selective, "baseline": bench.restart_everything}
+
+        def prepare(tool, namespace):  # both start equal: the before package, instantiated by the module
+            return {"namespace": namespace, "instantiate_s": bench.instantiate(namespace)}
+
+        def run(number, tool, namespace, entry):
+            entry[tool]["update"] = bench.measure(tools[tool], namespace)
+            shown = ("wall_s", "writes", "reads", "pods_replaced", "precision", "recall", "settle_after_s")
+            print("round {0} {1:9} update {2}".format(number + 1, tool, {k: entry[tool]["update"][k] for k in shown}), file=sys.stderr)
+            if tool == "selective":
+                entry[tool]["rerun"] = bench.measure(tools[tool], namespace, score=False)
+                shown = ("changed", "wall_s", "writes", "pods_replaced")
+                print("round {0} selective rerun {1}".format(number + 1, {k: entry[tool]["rerun"][k] for k in shown}), file=sys.stderr)
+
+        rounds = run_rounds(bench, args.rounds, "cu-" + stamp.strftime("%H%M%S"), tools, run, prepare, overhead=bench.ansible_overhead)
     return rounds, {"lab_nodes": bench.nodes, "baseline_inputs": {
         "config_files": bench.package["config_files"], "workloads": ["{0}/{1}".format(*key) for key in bench.package["workloads"]],
         "new_images": {"{0}/{1}".format(*key): value for key, value in bench.package["new_images"].items()}}}
@@ -531,7 +441,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     bin_dir = lab_binaries(kubectl=not args.plan_only)
     stamp = datetime.datetime.now(datetime.timezone.utc)
-    load_before = [round(x, 2) for x in os.getloadavg()]
+    load_before = loadavg()
     plan = planning(args.plan_repeats)
     rounds, lab_info, summary = [], {}, None
     if not args.plan_only:
@@ -539,27 +449,13 @@ def main(argv=None) -> int:
             rounds, lab_info = run_lab(args, Path(tmp), bin_dir, stamp)
         summary = summarize(rounds)
     print_table(summary, args.rounds, plan)
-    report = {
-        "benchmark": "cnf_container_update",
-        "date": stamp.isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform(),
-                    "loadavg_before": load_before, "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
-        "package": {"before": BEFORE.name, "after": AFTER.name, "def_files": DEF_FILES, "request": MODIFY_REQUEST,
-                    "instantiate": INSTANTIATE_REQUEST,
-                    "must_restart": sorted("{0}/{1}".format(*key) for key in MUST_RESTART),
-                    "must_keep": sorted("{0}/{1}".format(*key) for key in MUST_KEEP)},
-        "settings": dict({"rounds": 0 if args.plan_only else args.rounds, "module_wait_sleep": args.wait_sleep}, **lab_info),
-        "summary": summary,
-        "planning": plan,
-        "rounds": rounds,
-    }
-    if not args.plan_only:
-        version = subprocess.run([str(bin_dir / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True, check=True)
-        report["kubectl"] = json.loads(version.stdout)["clientVersion"]["gitVersion"]
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "cnf_container_update-{0}{1}.json".format(stamp.strftime("%Y-%m-%d"), "-plan-only" if args.plan_only else "")
-    path.write_text(json.dumps(report, indent=1) + "\n")
-    print("written:", path)
+    write_report(args.out, "cnf_container_update", stamp, "-plan-only" if args.plan_only else "", machine=machine(load_before),
+                 package={"before": BEFORE.name, "after": AFTER.name, "def_files": DEF_FILES, "request": MODIFY_REQUEST,
+                          "instantiate": INSTANTIATE_REQUEST,
+                          "must_restart": sorted("{0}/{1}".format(*key) for key in MUST_RESTART),
+                          "must_keep": sorted("{0}/{1}".format(*key) for key in MUST_KEEP)},
+                 settings=dict({"rounds": 0 if args.plan_only else args.rounds, "module_wait_sleep": args.wait_sleep}, **lab_info),
+                 summary=summary, planning=plan, rounds=rounds, **({} if args.plan_only else {"kubectl": kubectl_version(bin_dir)}))
     return 0
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import datetime
 import hashlib
 import json
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "lab" / "k8s"))
 
 from labk8s import build  # noqa: E402
-from labk8s.audit import AuditLog  # noqa: E402
+from labk8s.audit import AuditLog, is_dry_run  # noqa: E402
 from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
 
 TEMPLATE = Path(os.environ.get("NFV_FIXTURES_DIR") or ROOT.parent / "shared" / "fixtures" / "tacker") / "test_cnf_multi_ns"
@@ -171,14 +172,33 @@ class Bench:
 
     def measure(self, fn, namespace: str) -> dict:
         """Run fn(namespace) -> (reads, extra); wall time, reads, and the admin's writes from the audit log."""
+        return self.timed(lambda: fn(namespace))[0]
+
+    def timed(self, call, namespace: str | None = None) -> tuple[dict, list[dict]]:
+        """Run call() -> (reads, extra): extra with the wall time and the counts of ``writes_since``; and the writes."""
         start = self.audit.mark()
         began = time.monotonic()
-        reads, extra = fn(namespace)
+        reads, extra = call()
         wall = time.monotonic() - began
-        writes = self.audit.writes(start, user=ADMIN_USER)
+        counts, writes = self.writes_since(start, reads, namespace)
+        return dict(extra, wall_s=round(wall, 3), **counts), writes
+
+    def writes_since(self, start: int, reads: int, namespace: str | None = None) -> tuple[dict, list[dict]]:
+        """The admin's writes since the audit mark ``start``, counted (with ``reads``, the API calls), and the writes.
+
+        With ``namespace``, only the writes into it count (other clients may use a shared lab meanwhile), server-side
+        dry runs, which store nothing, are counted apart ("dry_runs", among the API calls), and so are the admin's
+        writes elsewhere."""
+        if namespace is None:
+            events = writes = self.audit.writes(start, user=ADMIN_USER)
+            apart = {}
+        else:
+            every = self.audit.writes(start, user=ADMIN_USER, dry_runs=True)
+            events = [ev for ev in every if (ev.get("objectRef") or {}).get("namespace") == namespace]
+            writes = [ev for ev in events if not is_dry_run(ev)]
+            apart = {"dry_runs": len(events) - len(writes), "admin_writes_elsewhere": len(every) - len(events)}
         failed = [ev for ev in writes if not 200 <= ev.get("responseStatus", {}).get("code", 0) < 300]
-        return dict(extra, wall_s=round(wall, 3), reads=reads, writes=len(writes), failed_writes=len(failed),
-                    api_calls=reads + len(writes))
+        return dict(reads=reads, writes=len(writes), failed_writes=len(failed), **apart, api_calls=reads + len(events)), writes
 
     def playbook(self, task: dict) -> dict:
         """Run one task through ansible-playbook on the staged collection; return its registered result."""
@@ -195,6 +215,17 @@ class Bench:
             raise SystemExit("ansible-playbook failed:\n" + done.stdout[-4000:] + done.stderr[-2000:])
         return json.loads(out.read_text())
 
+    def module(self, name: str, args: dict, namespace: str) -> dict:
+        """Run the collection's module ``name`` with ``args`` (ignore_errors); its result. When it fails, exits with
+        its message, the namespace's Deployments, ReplicaSets and pods, and the end of its result."""
+        result = self.playbook({"nfv.vnflcm." + name: args, "ignore_errors": True})
+        if result.get("failed"):
+            state = subprocess.run([str(self.kubectl), "get", "deployments,replicasets,pods", "-n", namespace, "-o", "wide"],
+                                   capture_output=True, text=True, env=self.env, check=False)
+            raise SystemExit("{0} failed in {1}: {2}\n{3}\nresult: {4}".format(
+                name, namespace, result.get("msg"), state.stdout, json.dumps(result, indent=1)[-6000:]))
+        return result
+
     def ansible_overhead(self) -> float:
         """Wall time of the same playbook with a no-op task: what ansible-playbook itself costs."""
         began = time.monotonic()
@@ -209,63 +240,34 @@ class Bench:
         result = self.playbook({"nfv.vnflcm.vnf_instantiate": args})
         return result["api_calls"]["read"], {"changed": result["changed"], "module_writes": result["api_calls"]["write"]}
 
+    def run_kubectl(self, args: list[str], namespace: str, calls: dict, stdin: str | None = None) -> str:
+        """kubectl <args> -n <namespace> with -v=6, its requests counted by verb into ``calls``; returns its stdout.
+
+        A discovery cache per namespace: the first command discovers, the later ones reuse it (the module keeps none)."""
+        cache = self.work / "kubectl-cache-{0}".format(namespace)
+        done = subprocess.run([str(self.kubectl), *args, "-n", namespace, "--cache-dir", str(cache), "-v=6"],
+                              capture_output=True, text=True, env=self.env, input=stdin, check=False)
+        if done.returncode:
+            raise SystemExit("kubectl {0} failed:\n{1}".format(" ".join(args), done.stderr[-4000:]))
+        for verb in KUBECTL_REQUEST.findall(done.stderr):
+            calls[verb] = calls.get(verb, 0) + 1
+        return done.stdout
+
     def kubectl_apply(self, namespace: str):
         """kubectl apply -f <dir>, then kubectl wait per workload kind (what the module's wait checks)."""
-        # A discovery cache per namespace: the first apply discovers, the re-run reuses it (the module keeps none).
-        cache = self.work / "kubectl-cache-{0}".format(namespace)
         kube_dir = str(Path(self.package["path"]) / "Files" / "kubernetes")
         waits = {"Deployment": "--for=condition=Available",
                  "StatefulSet": "--for=jsonpath={.status.readyReplicas}=%d" % REPLICAS["StatefulSet"],
                  "DaemonSet": "--for=jsonpath={.status.numberReady}=%d" % self.nodes}
-        commands = [["apply", "-f", kube_dir]]
-        commands += [["wait", waits[kind], kind.lower(), "--all", "--timeout=600s"] for kind in self.package["workloads"]]
         calls = {}
-        for command in commands:
-            done = subprocess.run([str(self.kubectl), *command, "-n", namespace, "--cache-dir", str(cache), "-v=6"],
-                                  capture_output=True, text=True, env=self.env, check=False)
-            if done.returncode:
-                raise SystemExit("kubectl {0} failed:\n{1}".format(" ".join(command), done.stderr[-4000:]))
-            for verb in KUBECTL_REQUEST.findall(done.stderr):
-                calls[verb] = calls.get(verb, 0) + 1
+        self.run_kubectl(["apply", "-f", kube_dir], namespace, calls)
+        for kind in self.package["workloads"]:
+            self.run_kubectl(["wait", waits[kind], kind.lower(), "--all", "--timeout=600s"], namespace, calls)
         return calls.get("GET", 0), {"kubectl_requests": calls}
 
 
 # ---------------------------------------------------------------------------------------------
-# Rounds and the report.
-
-def stats(values: list[float]) -> dict:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
-def summarize(rounds: list[dict]) -> dict:
-    out = {}
-    for phase in ("first", "rerun"):
-        out[phase] = {}
-        for metric in ("wall_s", "reads", "writes", "api_calls"):
-            ours = [r["vnflcm"][phase][metric] for r in rounds]
-            theirs = [r["kubectl"][phase][metric] for r in rounds]
-            ratios = [round(a / b, 3) if b else None for a, b in zip(ours, theirs)]
-            known = [x for x in ratios if x is not None]
-            out[phase][metric] = {"vnflcm": stats(ours), "kubectl": stats(theirs),
-                                  "ratio": dict(stats(known), per_round=ratios) if known else None}
-    out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds])
-    return out
-
-
-def print_table(summary: dict, rounds: int) -> None:
-    print("\n{0:7} {1:10} {2:>22} {3:>22} {4:>22}".format("run", "metric", "vnf_instantiate", "kubectl apply+wait", "ratio ours/kubectl"))
-    for phase in ("first", "rerun"):
-        metrics = summary[phase]
-        for metric, m in metrics.items():
-            def cell(s, fmt):
-                return "-" if s is None else (fmt + " [" + fmt + "-" + fmt + "]").format(s["median"], s["min"], s["max"])
-            fmt = "{:.2f}" if metric == "wall_s" else "{:.0f}"
-            print("{0:7} {1:10} {2:>22} {3:>22} {4:>22}".format(phase, metric, cell(m["vnflcm"], fmt), cell(m["kubectl"], fmt),
-                                                              cell(m["ratio"], "{:.2f}")))
-    overhead = summary["ansible_overhead_s"]
-    print("(median [min-max] over {0} rounds; ansible-playbook with a no-op task: {1:.2f} s [{2:.2f}-{3:.2f}])".format(
-        rounds, overhead["median"], overhead["min"], overhead["max"]))
-
+# Rounds and the report, shared by the CNF benchmarks (cnf_*.py import them from here).
 
 def lab_binaries(kubectl=True):
     """The lab's binaries directory (with kubectl); exits with what to do when the collection is not staged or they are not built."""
@@ -275,6 +277,168 @@ def lab_binaries(kubectl=True):
     if kubectl and (not bin_dir or not (bin_dir / "kubectl").exists()):
         raise SystemExit("lab binaries with kubectl are not built; run tools/lab/k8s/lab.py build")
     return bin_dir
+
+
+@contextlib.contextmanager
+def lab_up(work: Path, bin_dir: Path):
+    """(lab, owned): the lab that is up in $NFV_LAB_STATE_DIR (or the default state dir), else a private one
+    started in ``work``/lab (owned: True) and stopped when the block ends."""
+    lab, owned = Lab(), False
+    if not lab.is_up():
+        lab, owned = Lab(work / "lab"), True
+        print("starting a private lab in", lab.dir, file=sys.stderr)
+        lab.up(bin_dir)
+    try:
+        yield lab, owned
+    finally:
+        if owned:
+            lab.down(quiet=True)
+
+
+def wait_until(problems, timeout: float, what: str) -> float:
+    """Poll problems() -> {name: problem, "" when none} until no problem is left; the seconds it took (0: none was).
+    After ``timeout`` seconds, exits with "<what> after <timeout> s: <the problems>"."""
+    began = time.monotonic()
+    while True:
+        left = {name: problem for name, problem in problems().items() if problem}
+        if not left:
+            return round(time.monotonic() - began, 3)
+        if time.monotonic() - began > timeout:
+            raise SystemExit("{0} after {1} s: {2}".format(what, timeout, left))
+        time.sleep(0.2)
+
+
+def loadavg() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def run_rounds(bench: Bench, count: int, prefix: str, tools, run, prepare=None, overhead=None,
+               record_order: bool = True, record_loadavg: bool = False) -> list[dict]:
+    """``count`` rounds of the contenders ``tools`` on ``bench``'s lab; returns the rounds' entries.
+
+    Per round every tool gets a fresh namespace ``<prefix>-<round>-<tool>``. ``prepare(tool, namespace)``, if
+    given, first sets every tool up (untimed, in the order given), its dict becoming ``entry[tool]``; then
+    ``run(number, tool, namespace, entry)`` runs the tools, who goes first alternating between rounds, and puts
+    what it measured into the round's ``entry``. The entry then gets "order" (who ran when; unless
+    ``record_order`` is false), "ansible_overhead_s" (the value of ``overhead()``, when given) and, with
+    ``record_loadavg``, "loadavg_at_start" and "loadavg_at_end". A round's namespaces are deleted, and
+    waited for, before the next round; after an error they are deleted without waiting.
+    """
+    rounds, namespaces = [], []
+
+    def fresh(number: int, tool: str) -> str:
+        namespaces.append(bench.namespace("{0}-{1}-{2}".format(prefix, number, tool)))
+        return namespaces[-1]
+
+    try:
+        for number in range(count):
+            entry = {"loadavg_at_start": loadavg()} if record_loadavg else {}
+            prepared = {}
+            for tool in tools if prepare else ():
+                prepared[tool] = fresh(number, tool)
+                entry[tool] = prepare(tool, prepared[tool])
+            order = list(tools) if number % 2 == 0 else list(tools)[::-1]  # alternate who goes first
+            for tool in order:
+                run(number, tool, prepared.get(tool) or fresh(number, tool), entry)
+            if record_order:
+                entry["order"] = order
+            if overhead:
+                entry["ansible_overhead_s"] = overhead()
+            if record_loadavg:
+                entry["loadavg_at_end"] = loadavg()
+            rounds.append(entry)
+            bench.delete_namespaces(namespaces)
+            namespaces.clear()
+    finally:
+        bench.delete_namespaces(namespaces, wait=False)
+    return rounds
+
+
+def stats(values: list) -> dict | None:
+    """Median, min and max of the values that are not None; None when there are none."""
+    values = [v for v in values if v is not None]
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)} if values else None
+
+
+def summarize_phases(rounds: list[dict], phases, metrics, tools, ratio_metrics=None, changed=None) -> dict:
+    """{phase: {metric: {tool: stats of entry[tool][phase][metric] over the rounds}}}.
+
+    With two tools, also "ratio": first / second per round (None where the second is 0) and their stats (None when
+    no round has one), for the ``ratio_metrics`` (default: all). ``changed``: a tool whose "changed" per round is
+    listed as "<tool>_changed" of each phase."""
+    out = {}
+    for phase in phases:
+        out[phase] = {}
+        for metric in metrics:
+            values = [[r[tool][phase][metric] for r in rounds] for tool in tools]
+            entry = {tool: stats(v) for tool, v in zip(tools, values)}
+            if len(tools) == 2 and (ratio_metrics is None or metric in ratio_metrics):
+                ratios = [round(a / b, 3) if b else None for a, b in zip(*values)]
+                known = [x for x in ratios if x is not None]
+                entry["ratio"] = dict(stats(known), per_round=ratios) if known else None
+            out[phase][metric] = entry
+        if changed in tools:
+            out[phase][changed + "_changed"] = [r[changed][phase]["changed"] for r in rounds]
+    return out
+
+
+def cell(s: dict | None, fmt: str) -> str:
+    return "-" if not s else (fmt + " [" + fmt + "-" + fmt + "]").format(s["median"], s["min"], s["max"])
+
+
+def print_rows(summary: dict, phases, tools, header, widths: tuple[int, int], decimals=("wall_s",)) -> None:
+    """The summary of ``summarize_phases`` as a table, after a header line: a row per phase and metric, median
+    [min-max] of each tool and of the ratio ("-" where there is none); metrics in ``decimals`` with 2 decimals."""
+    row = "{0:%d} {1:%d} {2:>22} {3:>22} {4:>22}" % widths
+    print("\n" + row.format(*header))
+    for phase in phases:
+        for metric, m in summary[phase].items():
+            if isinstance(m, dict):
+                fmt = "{:.2f}" if metric in decimals else "{:.0f}"
+                print(row.format(phase, metric, *[cell(m.get(tool), fmt) for tool in tools], cell(m.get("ratio"), "{:.2f}")))
+
+
+def machine(load_before: list | None = None) -> dict:
+    """The report's "machine"; with the load average before the run, also the one now."""
+    out = {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()}
+    if load_before is not None:
+        out.update(loadavg_before=load_before, loadavg_after=loadavg())
+    return out
+
+
+def kubectl_version(bin_dir: Path) -> str:
+    version = subprocess.run([str(bin_dir / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True, check=True)
+    return json.loads(version.stdout)["clientVersion"]["gitVersion"]
+
+
+def write_report(out: Path, benchmark: str, stamp: datetime.datetime, suffix: str = "", **fields) -> Path:
+    """The result file <out>/<benchmark>-<date><suffix>.json: the benchmark, the date (``stamp``), then ``fields`` in their order."""
+    report = {"benchmark": benchmark, "date": stamp.isoformat(timespec="seconds"), **fields}
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "{0}-{1}{2}.json".format(benchmark, stamp.strftime("%Y-%m-%d"), suffix)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    print("written:", path)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# This benchmark
+
+PHASES = ("first", "rerun")
+TOOLS = ("vnflcm", "kubectl")
+
+
+def summarize(rounds: list[dict]) -> dict:
+    out = summarize_phases(rounds, PHASES, ("wall_s", "reads", "writes", "api_calls"), TOOLS)
+    out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds])
+    return out
+
+
+def print_table(summary: dict, rounds: int) -> None:
+    print_rows(summary, PHASES, TOOLS, ("run", "metric", "vnf_instantiate", "kubectl apply+wait", "ratio ours/kubectl"), (7, 10))
+    overhead = summary["ansible_overhead_s"]
+    print("(median [min-max] over {0} rounds; ansible-playbook with a no-op task: {1:.2f} s [{2:.2f}-{3:.2f}])".format(
+        rounds, overhead["median"], overhead["min"], overhead["max"]))
 
 
 def main(argv=None) -> int:
@@ -288,53 +452,26 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="cnf-bench-") as tmp:
         work = Path(tmp)
         package = generate_package(work / "package", args.objects)
-        lab, owned = Lab(), False
-        if not lab.is_up():
-            lab, owned = Lab(work / "lab"), True
-            print("starting a private lab in", lab.dir, file=sys.stderr)
-            lab.up(bin_dir)
-        bench = Bench(lab, bin_dir / "kubectl", package, work, args.wait_sleep)
-        stamp = datetime.datetime.now(datetime.timezone.utc)
-        load_before = [round(x, 2) for x in os.getloadavg()]
-        prefix = "bench-" + stamp.strftime("%H%M%S")
-        rounds, namespaces = [], []
-        try:
-            for number in range(args.rounds):
-                tools = [("vnflcm", bench.vnflcm), ("kubectl", bench.kubectl_apply)]
-                entry = {}
-                for tool, fn in tools if number % 2 == 0 else tools[::-1]:  # alternate who goes first
-                    namespace = bench.namespace("{0}-{1}-{2}".format(prefix, number, tool))
-                    namespaces.append(namespace)
-                    entry[tool] = {"namespace": namespace, "first": bench.measure(fn, namespace),
-                                   "rerun": bench.measure(fn, namespace)}
-                    print("round {0} {1:7} first {2}  rerun {3}".format(number + 1, tool, entry[tool]["first"], entry[tool]["rerun"]),
-                          file=sys.stderr)
-                entry["ansible_overhead_s"] = bench.ansible_overhead()
-                rounds.append(entry)
-                bench.delete_namespaces(namespaces)
-                namespaces = []
-        finally:
-            bench.delete_namespaces(namespaces, wait=False)
-            if owned:
-                lab.down(quiet=True)
+        with lab_up(work, bin_dir) as (lab, _):
+            bench = Bench(lab, bin_dir / "kubectl", package, work, args.wait_sleep)
+            stamp = datetime.datetime.now(datetime.timezone.utc)
+            load_before = loadavg()
+            tools = {"vnflcm": bench.vnflcm, "kubectl": bench.kubectl_apply}
+
+            def run(number, tool, namespace, entry):
+                entry[tool] = {"namespace": namespace, "first": bench.measure(tools[tool], namespace),
+                               "rerun": bench.measure(tools[tool], namespace)}
+                print("round {0} {1:7} first {2}  rerun {3}".format(number + 1, tool, entry[tool]["first"], entry[tool]["rerun"]),
+                      file=sys.stderr)
+
+            rounds = run_rounds(bench, args.rounds, "bench-" + stamp.strftime("%H%M%S"), tools, run,
+                                overhead=bench.ansible_overhead, record_order=False)
     summary = summarize(rounds)
     print_table(summary, args.rounds)
-    version = subprocess.run([str(bin_dir / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True, check=True)
-    report = {
-        "benchmark": "cnf_instantiate",
-        "date": stamp.isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform(),
-                    "loadavg_before": load_before, "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
-        "kubectl": json.loads(version.stdout)["clientVersion"]["gitVersion"],
-        "package": {k: v for k, v in package.items() if k in ("objects", "workloads")},
-        "settings": {"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes},
-        "summary": summary,
-        "rounds": rounds,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "cnf_instantiate-{0}.json".format(stamp.strftime("%Y-%m-%d"))
-    path.write_text(json.dumps(report, indent=1) + "\n")
-    print("written:", path)
+    write_report(args.out, "cnf_instantiate", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+                 package={k: v for k, v in package.items() if k in ("objects", "workloads")},
+                 settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes},
+                 summary=summary, rounds=rounds)
     return 0
 
 

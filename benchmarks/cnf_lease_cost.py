@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -29,10 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cnf_instantiate import ROOT, Bench, generate_package  # noqa: E402
-from labk8s import build  # noqa: E402
+from cnf_instantiate import ROOT, Bench, generate_package, lab_binaries, lab_up, machine, run_rounds, write_report  # noqa: E402
 from labk8s.audit import is_dry_run  # noqa: E402
-from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
+from labk8s.cluster import ADMIN_USER  # noqa: E402
 
 
 def stage_revision(revision: str, dest: Path) -> Path:
@@ -80,39 +77,27 @@ def main(argv=None) -> int:
     p.add_argument("--baseline", default="dc5abfe", help="git revision to compare with (default: main before the lease)")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
-    current = os.environ.get("ANSIBLE_COLLECTIONS_PATH")
-    if not current:
-        raise SystemExit("ANSIBLE_COLLECTIONS_PATH is not set: run `make stage` and point it at the staged collections dir")
-    bin_dir = build.find_bin_dir()
+    bin_dir = lab_binaries()
+    current = os.environ["ANSIBLE_COLLECTIONS_PATH"]
     with tempfile.TemporaryDirectory(prefix="lease-bench-") as tmp:
         work = Path(tmp)
         package = generate_package(work / "package", args.objects)
         baseline = stage_revision(args.baseline, work / "baseline")
-        lab, owned = Lab(), False
-        if not lab.is_up():
-            lab, owned = Lab(work / "lab"), True
-            lab.up(bin_dir)
-        bench = Bench(lab, bin_dir / "kubectl", package, work, args.wait_sleep)
-        variants = [Variant(bench, "baseline", str(baseline), {}), Variant(bench, "current", current, {}),
-                    Variant(bench, "current, lease 6 s", current, {"lease_seconds": 6})]
-        stamp = datetime.datetime.now(datetime.timezone.utc)
-        rounds = []
-        try:
-            for number in range(args.rounds):
-                entry, namespaces = {}, []
-                order = variants if number % 2 == 0 else variants[::-1]
-                for variant in order:
-                    namespace = bench.namespace("lease-{0}-{1}-{2}".format(stamp.strftime("%H%M%S"), number, len(namespaces)))
-                    namespaces.append(namespace)
-                    entry[variant.name] = variant.run(namespace)
-                    print("round {0} {1:20} {2}".format(number + 1, variant.name, entry[variant.name]), file=sys.stderr)
-                rounds.append(entry)
-                bench.delete_namespaces(namespaces)
-        finally:
-            if owned:
-                lab.down(quiet=True)
+        with lab_up(work, bin_dir) as (lab, _):
+            bench = Bench(lab, bin_dir / "kubectl", package, work, args.wait_sleep)
+            # namespace suffix -> variant (its name, with blanks, keys the results)
+            variants = {"baseline": Variant(bench, "baseline", str(baseline), {}), "current": Variant(bench, "current", current, {}),
+                        "lease-6s": Variant(bench, "current, lease 6 s", current, {"lease_seconds": 6})}
+            stamp = datetime.datetime.now(datetime.timezone.utc)
+
+            def run(number, key, namespace, entry):
+                variant = variants[key]
+                entry[variant.name] = variant.run(namespace)
+                print("round {0} {1:20} {2}".format(number + 1, variant.name, entry[variant.name]), file=sys.stderr)
+
+            rounds = run_rounds(bench, args.rounds, "lease-" + stamp.strftime("%H%M%S"), variants, run, record_order=False)
     summary = {}
-    for variant in variants:
+    for variant in variants.values():
         runs = [entry[variant.name] for entry in rounds]
         summary[variant.name] = {metric: statistics.median(run[metric] for run in runs)
                                  for metric in ("wall_s", "writes", "record_writes", "dry_runs", "reads")}
@@ -124,14 +109,9 @@ def main(argv=None) -> int:
         print("{0:20} {1:>8.2f} {2:>7.0f} {3:>14.0f} {4:>9.0f} {5:>6.0f} {6:>16.2f}".format(
             name, values["wall_s"], values["writes"], values["record_writes"], values["dry_runs"], values["reads"],
             values["wall_ratio_to_baseline"]))
-    report = {"benchmark": "cnf_lease_cost", "date": stamp.isoformat(timespec="seconds"), "baseline": args.baseline,
-              "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
-              "package": {k: v for k, v in package.items() if k in ("objects", "workloads")},
-              "settings": {"rounds": args.rounds, "module_wait_sleep": args.wait_sleep}, "summary": summary, "rounds": rounds}
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "cnf_lease_cost-{0}.json".format(stamp.strftime("%Y-%m-%d"))
-    path.write_text(json.dumps(report, indent=1) + "\n")
-    print("written:", path)
+    write_report(args.out, "cnf_lease_cost", stamp, baseline=args.baseline, machine=machine(),
+                 package={k: v for k, v in package.items() if k in ("objects", "workloads")},
+                 settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep}, summary=summary, rounds=rounds)
     return 0
 
 

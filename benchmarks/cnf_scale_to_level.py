@@ -31,10 +31,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
-import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,10 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cnf_container_update  # noqa: E402
-from cnf_container_update import BEFORE, DEF_FILES, stats, write_counts  # noqa: E402
-from cnf_instantiate import ROOT, Bench, lab_binaries  # noqa: E402
-from labk8s.audit import is_dry_run  # noqa: E402
-from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
+from cnf_container_update import BEFORE, DEF_FILES, write_counts  # noqa: E402
+from cnf_instantiate import (ROOT, Bench, kubectl_version, lab_binaries, lab_up, loadavg, machine, print_rows,  # noqa: E402
+                             run_rounds, stats, summarize_phases, wait_until, write_report)
+from labk8s.cluster import Lab  # noqa: E402
 
 INSTANCE_NAME = "bench-scale-to-level"
 START_LEVEL = "instantiation_level_1"
@@ -93,10 +89,8 @@ def workload_state(api, namespace: str, targets: dict) -> dict:
 
 
 class ScaleBench(Bench):
-    # From cnf_container_update: a namespace waits for its default ServiceAccount (pods need it), and
-    # kubectl runs with -v=6 and a discovery cache per namespace, its requests counted by verb.
+    # From cnf_container_update: a namespace waits for its default ServiceAccount (pods need it).
     namespace = cnf_container_update.Bench.namespace
-    run_kubectl = cnf_container_update.Bench.run_kubectl
 
     def __init__(self, lab: Lab, kubectl: Path, work: Path, wait_sleep: int):
         super().__init__(lab, kubectl, {"path": str(BEFORE), "def_files": DEF_FILES}, work, wait_sleep)
@@ -116,26 +110,15 @@ class ScaleBench(Bench):
 
     def wait_state(self, namespace: str, targets: dict, timeout: float = 120) -> float:
         """Poll until every scalable workload is at ``targets``, all ready; the seconds it took (0: it already was)."""
-        began = time.monotonic()
-        while True:
-            problems = {name: p for name, p in workload_state(self.api, namespace, targets).items() if p}
-            if not problems:
-                return round(time.monotonic() - began, 3)
-            if time.monotonic() - began > timeout:
-                raise SystemExit("{0}: workloads not at {1} after {2} s: {3}".format(namespace, targets, timeout, problems))
-            time.sleep(0.2)
+        return wait_until(lambda: workload_state(self.api, namespace, targets), timeout,
+                          "{0}: workloads not at {1}".format(namespace, targets))
 
     # ---- the two ways to scale ----
 
     def scale_vnflcm(self, namespace: str, request: dict, targets: dict):
         args = {"kubeconfig": str(self.lab.kubeconfig), "namespace": namespace, "vnf_instance_id": self.instances[namespace],
                 "request": request, "wait": True, "wait_timeout": 300, "wait_sleep": self.wait_sleep}
-        result = self.playbook({"nfv.vnflcm.vnf_scale_to_level": args, "ignore_errors": True})
-        if result.get("failed"):
-            state = subprocess.run([str(self.kubectl), "get", "deployments,replicasets,pods", "-n", namespace, "-o", "wide"],
-                                   capture_output=True, text=True, env=self.env, check=False)
-            raise SystemExit("vnf_scale_to_level failed in {0}: {1}\n{2}\nresult: {3}".format(
-                namespace, result.get("msg"), state.stdout, json.dumps(result, indent=1)[-6000:]))
+        result = self.module("vnf_scale_to_level", args, namespace)
         api_calls = result.get("api_calls") or {}
         plan = result.get("plan") or {}
         instance = result.get("vnf_instance") or {}
@@ -160,17 +143,8 @@ class ScaleBench(Bench):
 
     def measure(self, fn, namespace: str, request: dict, targets: dict) -> dict:
         """Run fn(namespace, request, targets) -> (reads, extra): wall time, reads, the audited writes in the namespace."""
-        start = self.audit.mark()
-        began = time.monotonic()
-        reads, extra = fn(namespace, request, targets)
-        wall = time.monotonic() - began
-        every = self.audit.writes(start, user=ADMIN_USER, dry_runs=True)
-        events = [ev for ev in every if (ev.get("objectRef") or {}).get("namespace") == namespace]
-        writes = [ev for ev in events if not is_dry_run(ev)]
-        failed = [ev for ev in writes if not 200 <= ev.get("responseStatus", {}).get("code", 0) < 300]
-        result = dict(extra, wall_s=round(wall, 3), reads=reads, writes=len(writes), failed_writes=len(failed),
-                      dry_runs=len(events) - len(writes), admin_writes_elsewhere=len(every) - len(events),
-                      api_calls=reads + len(events), write_calls=write_counts(writes))
+        result, writes = self.timed(lambda: fn(namespace, request, targets), namespace)
+        result["write_calls"] = write_counts(writes)
         result["settle_after_s"] = self.wait_state(namespace, targets)
         return result
 
@@ -183,33 +157,14 @@ RATIO_METRICS = ("wall_s", "reads", "writes", "api_calls")
 
 
 def summarize(rounds: list[dict]) -> dict:
-    out = {}
-    for step, _, _ in STEPS:
-        out[step] = {}
-        for metric in METRICS:
-            entry = {tool: stats([r[tool][step][metric] for r in rounds]) for tool in TOOLS}
-            if metric in RATIO_METRICS:
-                ratios = [round(r["vnflcm"][step][metric] / r["kubectl"][step][metric], 3) if r["kubectl"][step][metric] else None
-                          for r in rounds]
-                known = [x for x in ratios if x is not None]
-                entry["ratio"] = dict(stats(known), per_round=ratios) if known else None
-            out[step][metric] = entry
-        out[step]["vnflcm_changed"] = [r["vnflcm"][step]["changed"] for r in rounds]
+    out = summarize_phases(rounds, [step for step, _, _ in STEPS], METRICS, TOOLS, RATIO_METRICS, changed="vnflcm")
     out["ansible_overhead_s"] = stats([r["ansible_overhead_s"] for r in rounds])
     return out
 
 
 def print_table(summary: dict, rounds: int) -> None:
-    def cell(s, fmt):
-        return "-" if not s else (fmt + " [" + fmt + "-" + fmt + "]").format(s["median"], s["min"], s["max"])
-
-    print("\n{0:6} {1:15} {2:>22} {3:>22} {4:>22}".format("step", "metric", "vnf_scale_to_level", "kubectl scale+wait", "ratio ours/kubectl"))
-    for step, _, _ in STEPS:
-        for metric in METRICS:
-            m = summary[step][metric]
-            fmt = "{:.2f}" if metric in ("wall_s", "settle_after_s") else "{:.0f}"
-            print("{0:6} {1:15} {2:>22} {3:>22} {4:>22}".format(step, metric, cell(m.get("vnflcm"), fmt), cell(m.get("kubectl"), fmt),
-                                                               cell(m.get("ratio"), "{:.2f}")))
+    print_rows(summary, [step for step, _, _ in STEPS], TOOLS, ("step", "metric", "vnf_scale_to_level", "kubectl scale+wait",
+                                                                "ratio ours/kubectl"), (6, 15), decimals=("wall_s", "settle_after_s"))
     overhead = summary["ansible_overhead_s"]
     print("(median [min-max] over {0} rounds; vnf_scale_to_level changed: {1}; ansible-playbook with a no-op task: "
           "{2:.2f} s [{3:.2f}-{4:.2f}])".format(rounds, {step: summary[step]["vnflcm_changed"] for step, _, _ in STEPS},
@@ -224,65 +179,35 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     bin_dir = lab_binaries()
     stamp = datetime.datetime.now(datetime.timezone.utc)
-    load_before = [round(x, 2) for x in os.getloadavg()]
+    load_before = loadavg()
     with tempfile.TemporaryDirectory(prefix="cnf-scale-to-level-bench-") as tmp:
         work = Path(tmp)
-        lab, owned = Lab(), False
-        if not lab.is_up():
-            lab, owned = Lab(work / "lab"), True
-            print("starting a private lab in", lab.dir, file=sys.stderr)
-            lab.up(bin_dir)
-        bench = ScaleBench(lab, bin_dir / "kubectl", work, args.wait_sleep)
-        prefix = "stl-" + stamp.strftime("%H%M%S")
-        rounds, namespaces = [], []
-        try:
-            for number in range(args.rounds):
-                entry = {"loadavg_at_start": [round(x, 2) for x in os.getloadavg()]}
-                for tool in TOOLS:  # both start equal: instantiation_level_1, complete
-                    namespace = bench.namespace("{0}-{1}-{2}".format(prefix, number, tool))
-                    namespaces.append(namespace)
-                    entry[tool] = dict(bench.instantiate(namespace), namespace=namespace)
-                order = list(TOOLS) if number % 2 == 0 else list(TOOLS)[::-1]  # alternate who goes first
-                for tool in order:
-                    fn = bench.scale_vnflcm if tool == "vnflcm" else bench.scale_kubectl
-                    namespace = entry[tool]["namespace"]
-                    for step, request, targets in STEPS:
-                        entry[tool][step] = bench.measure(fn, namespace, request, targets)
-                        shown = ("changed", "wall_s", "reads", "writes", "dry_runs", "settle_after_s")
-                        print("round {0} {1:7} {2:5} {3}".format(number + 1, tool, step,
-                                                                 {k: entry[tool][step][k] for k in shown if k in entry[tool][step]}),
-                              file=sys.stderr)
-                entry["order"] = order
-                entry["ansible_overhead_s"] = bench.ansible_overhead()
-                entry["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
-                rounds.append(entry)
-                bench.delete_namespaces(namespaces)
-                namespaces = []
-        finally:
-            bench.delete_namespaces(namespaces, wait=False)
-            if owned:
-                lab.down(quiet=True)
+        with lab_up(work, bin_dir) as (lab, owned):
+            bench = ScaleBench(lab, bin_dir / "kubectl", work, args.wait_sleep)
+            scale = {"vnflcm": bench.scale_vnflcm, "kubectl": bench.scale_kubectl}
+
+            def prepare(tool, namespace):  # both start equal: instantiation_level_1, complete
+                return dict(bench.instantiate(namespace), namespace=namespace)
+
+            def run(number, tool, namespace, entry):
+                for step, request, targets in STEPS:
+                    entry[tool][step] = bench.measure(scale[tool], namespace, request, targets)
+                    shown = ("changed", "wall_s", "reads", "writes", "dry_runs", "settle_after_s")
+                    print("round {0} {1:7} {2:5} {3}".format(number + 1, tool, step,
+                                                             {k: entry[tool][step][k] for k in shown if k in entry[tool][step]}),
+                          file=sys.stderr)
+
+            rounds = run_rounds(bench, args.rounds, "stl-" + stamp.strftime("%H%M%S"), TOOLS, run, prepare,
+                                overhead=bench.ansible_overhead, record_loadavg=True)
     summary = summarize(rounds)
     print_table(summary, args.rounds)
-    version = subprocess.run([str(bin_dir / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True, check=True)
-    report = {
-        "benchmark": "cnf_scale_to_level",
-        "date": stamp.isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform(),
-                    "loadavg_before": load_before, "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
-        "kubectl": json.loads(version.stdout)["clientVersion"]["gitVersion"],
-        "package": {"name": BEFORE.name, "def_files": DEF_FILES, "start_level": START_LEVEL,
-                    "aspects": {aspect: "{0}/{1}".format(*workload) for aspect, workload in ASPECTS.items()},
-                    "steps": [{"step": step, "request": request, "replicas": targets} for step, request, targets in STEPS]},
-        "settings": {"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes,
-                     "private_lab": owned},
-        "summary": summary,
-        "rounds": rounds,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "cnf_scale_to_level-{0}.json".format(stamp.strftime("%Y-%m-%d"))
-    path.write_text(json.dumps(report, indent=1) + "\n")
-    print("written:", path)
+    write_report(args.out, "cnf_scale_to_level", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+                 package={"name": BEFORE.name, "def_files": DEF_FILES, "start_level": START_LEVEL,
+                          "aspects": {aspect: "{0}/{1}".format(*workload) for aspect, workload in ASPECTS.items()},
+                          "steps": [{"step": step, "request": request, "replicas": targets} for step, request, targets in STEPS]},
+                 settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes,
+                           "private_lab": owned},
+                 summary=summary, rounds=rounds)
     return 0
 
 
