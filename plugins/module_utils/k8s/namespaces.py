@@ -71,6 +71,8 @@ def resolve_namespace(request_namespace, manifests, namespaced, policy=POLICY_RE
     if cluster_scoped and not allow_cluster_scoped:
         raise ValidationError(what, DEF_FILES_FIELD, "cluster-scoped objects need the user's permission (allow_cluster_scoped): {0}".format(
             "; ".join(describe_summary(summary) for summary in cluster_scoped)))
+    placed = apply_namespace(manifests, scopes, namespace, changes)
+    check_unique_objects(placed, what)
     return {
         "namespace": namespace,
         "reason": reason,
@@ -79,8 +81,25 @@ def resolve_namespace(request_namespace, manifests, namespaced, policy=POLICY_RE
         "rewrites": changes,
         "cluster_scoped": cluster_scoped,
         "warnings": unused_namespace_warnings(manifests, namespace),
-        "manifests": apply_namespace(manifests, scopes, namespace, changes),
+        "manifests": placed,
     }
+
+
+def check_unique_objects(records, what=INSTANTIATE_VNF_REQUEST):
+    """One object per API group, kind, namespace and name across all def files (once namespaces are resolved): a second
+    create of the same object would be taken for the first, and its content lost. The error names both places."""
+    seen = {}
+    for record in records:
+        obj = record["object"]
+        group = str(obj.get("apiVersion") or "").rpartition("/")[0]
+        key = (group, kind_of(record), namespace_of(record), name_of(record))
+        if key in seen:
+            first = seen[key]
+            raise ValidationError(what, DEF_FILES_FIELD, "{0} {1}{2} is defined twice: in {3} (document {4}) and in {5} (document {6}); "
+                                  "a VNF has one object of a kind and name".format(
+                                      key[1], key[3], "" if key[2] is None else " (namespace {0})".format(key[2]),
+                                      first["file"], first["index"] + 1, record["file"], record["index"] + 1))
+        seen[key] = record
 
 
 def check_policy(policy, what=INSTANTIATE_VNF_REQUEST):

@@ -32,6 +32,8 @@ MAX_YAML_DEPTH = 100
 # instant and only blows up later; counting scalar characters too catches aliases of long strings.
 MAX_YAML_EXPANDED_NODES = 1000000
 MAX_YAML_EXPANDED_CHARS = 4 * MAX_TEXT_FILE_BYTES
+# How deep VNFD definitions files may import one another (Tacker's packages go 2 deep).
+MAX_IMPORT_DEPTH = 32
 
 # Kubernetes objects one request's def files may hold, and the JSON size of one object: etcd's
 # default request limit (--max-request-bytes, 1.5 MiB), which the API server cannot store past.

@@ -9,6 +9,7 @@ import posixpath
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import normalize_relpath
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import MAX_IMPORT_DEPTH
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 
 # Intrinsic functions: a property holding one of these has no value until deployment.
@@ -32,20 +33,25 @@ class Definitions:
 
 
 def load_definitions(source, entry, warnings):
-    """Load ``entry`` and, depth first, every file it imports (each once)."""
+    """Load ``entry`` and, depth first, every file it imports (each once); an import loop is an error that names it."""
     documents = []
     loaded = set()
-    pending = [(entry, None)]
-    while pending:
-        relpath, importer = pending.pop()
+
+    def visit(relpath, chain):
+        if relpath in chain:
+            loop = chain[chain.index(relpath):] + [relpath]
+            raise PackageError(source.describe(chain[-1]), "imports {0}, which imports it back: {1}".format(relpath, " -> ".join(loop)))
         if relpath in loaded:
-            continue
+            return
+        if len(chain) > MAX_IMPORT_DEPTH:
+            raise PackageError(source.describe(chain[-1]), "imports nest deeper than {0} files: {1}".format(MAX_IMPORT_DEPTH, " -> ".join(chain[:3] + ["..."])))
         loaded.add(relpath)
-        document = read_definitions_file(source, relpath, importer)
+        document = read_definitions_file(source, relpath, chain[-1] if chain else None)
         documents.append((relpath, document))
-        # Reversed so the first import is loaded first (pending is a stack).
-        for target in reversed(import_targets(source, relpath, document, warnings)):
-            pending.append((target, relpath))
+        for target in import_targets(source, relpath, document, warnings):
+            visit(target, chain + [relpath])
+
+    visit(entry, [])
     return Definitions(entry, documents, TypeRegistry(documents))
 
 

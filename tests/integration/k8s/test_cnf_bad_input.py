@@ -92,6 +92,15 @@ def packages(tacker_packages, tmp_path):
          "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]})})
     made["invalid"] = add_files(copy_of("invalid"), {DEF_DIR + "invalid.yaml": yaml.safe_dump(deployment("invalid", replicas=-1))})
     made["configmaps"] = add_files(copy_of("configmaps"), {DEF_DIR + "cms.yaml": yaml.safe_dump_all([configmap("corpus-a"), configmap("taken")])})
+    # One ConfigMap in two def files: the second create's content would be lost.
+    made["same_object"] = add_files(copy_of("same_object"), {DEF_DIR + "conf-a.yaml": yaml.safe_dump(configmap("conf", "a")),
+                                                             DEF_DIR + "conf-b.yaml": yaml.safe_dump(configmap("conf", "b"))})
+    made["import_loop"] = copy_of("import_loop")
+    types = os.path.join(made["import_loop"], "Definitions", "helloworld3_types.yaml")
+    with open(types) as handle:
+        text = handle.read()
+    with open(types, "w") as handle:
+        handle.write(text.replace("  - etsi_nfv_sol001_vnfd_types.yaml\n", "  - etsi_nfv_sol001_vnfd_types.yaml\n  - helloworld3_df_simple.yaml\n", 1))
     made["zip"] = str(tmp_path / "broken.zip")
     with zipfile.ZipFile(made["zip"], "w") as archive:
         archive.writestr("TOSCA-Metadata/TOSCA.meta", "not: [a tosca meta")
@@ -170,6 +179,11 @@ def run_corpus(ansible_play, k8s_audit, admin, tenant, k8s_tenant, ns, quota_ns,
         ("def file not in the package", "vnf_instantiate", inst("good", request([DEF_DIR + "nope.yaml"], ns)), "lcm-kubernetes-def-files[0]"),
         ("def file outside the package", "vnf_instantiate", inst("good", request(["../x.yaml"], ns)), "outside the package"),
         ("def file listed twice", "vnf_instantiate", inst("good", request([NO_NS, NO_NS], ns)), "lcm-kubernetes-def-files[1]"),
+        ("one object in two def files", "vnf_instantiate", inst("same_object", request([DEF_DIR + "conf-a.yaml", DEF_DIR + "conf-b.yaml"], ns)),
+         "ConfigMap conf (namespace {0}) is defined twice: in Files/kubernetes/conf-a.yaml (document 1) and in "
+         "Files/kubernetes/conf-b.yaml (document 1)".format(ns)),
+        ("VNFD import loop", "vnf_instantiate", inst("import_loop", request([NO_NS], ns)),
+         "Definitions/helloworld3_types.yaml -> Definitions/helloworld3_df_simple.yaml -> Definitions/helloworld3_types.yaml"),
         ("a VNFD file as def file", "vnf_instantiate", inst("good", request(["Definitions/helloworld3_df_simple.yaml"], ns)),
          "lcm-kubernetes-def-files[0]"),
         ("no def files", "vnf_instantiate", inst("good", {"flavourId": "simple", "additionalParams": {"namespace": ns}}), "lcm-kubernetes-def-files"),

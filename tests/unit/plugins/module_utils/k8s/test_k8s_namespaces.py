@@ -282,3 +282,15 @@ def test_modification_cannot_redirect_the_namespace(patch, ok):
 
 def test_modification_before_instantiation_is_not_restricted():
     assert ns.check_modification_keeps_namespace({"id": "i1"}, {"metadata": {"namespace": "any"}}) is None
+
+
+def test_one_object_defined_in_two_def_files_is_refused_naming_both(discovery, k8s_record):
+    # The second create's 409 would be taken for this instance's own object: the second file's content would be lost.
+    first = k8s_record("ConfigMap", "conf", file="Files/kubernetes/a.yaml", data={"k": "1"})
+    second = k8s_record("ConfigMap", "conf", "tenant-a", file="Files/kubernetes/b.yaml", index=1, data={"k": "2"})
+    with pytest.raises(ValidationError, match=r"ConfigMap conf \(namespace tenant-a\) is defined twice: in Files/kubernetes/a.yaml "
+                                              r"\(document 1\) and in Files/kubernetes/b.yaml \(document 2\)"):
+        ns.resolve_namespace("tenant-a", [first, second], discovery)
+    # The same name in another kind is another object.
+    other = k8s_record("Secret", "conf", file="Files/kubernetes/b.yaml", index=1)
+    assert len(ns.resolve_namespace("tenant-a", [first, other], discovery)["manifests"]) == 2

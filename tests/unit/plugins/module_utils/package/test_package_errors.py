@@ -104,6 +104,16 @@ def test_missing_import(package_copy, as_format):
     assert "imports Definitions/helloworld3_types.yaml, which is not in the package" in message
 
 
+def test_an_import_loop_is_refused_naming_it(package_copy, as_format):
+    root = package_copy("test_cnf_multi_ns")
+    replace_in(os.path.join(root, "Definitions", "helloworld3_types.yaml"), "  - etsi_nfv_sol001_vnfd_types.yaml\n",
+               "  - etsi_nfv_sol001_vnfd_types.yaml\n  - helloworld3_df_simple.yaml\n")
+    message = load_error(as_format(root))
+    assert "Definitions/helloworld3_df_simple.yaml" in message
+    assert ("imports Definitions/helloworld3_types.yaml, which imports it back: Definitions/helloworld3_types.yaml -> "
+            "Definitions/helloworld3_df_simple.yaml -> Definitions/helloworld3_types.yaml") in message
+
+
 def test_malformed_vnfd_yaml_names_file_and_line(package_copy, as_format):
     root = package_copy("test_cnf_multi_ns")
     replace_in(os.path.join(root, "Definitions", "helloworld3_df_simple.yaml"), "        name: vdu2\n", "        name: [vdu2\n")
