@@ -37,6 +37,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection impo
 RECORD_NAME_PREFIX = "vnflcm-"
 ROLLBACK_NAME_SUFFIX = "-rollback"
 ROLLBACK_LABEL_VALUE = "rollback"
+# The Secret that holds a name for one instance (store.claim_name): created before the record, deleted with it.
+NAME_CLAIM_PREFIX = RECORD_NAME_PREFIX + "name-"
+NAME_CLAIM_LABEL_VALUE = "name-claim"
 RECORD_KEY = "record"
 FORMAT_ANNOTATION = "vnflcm.nfv/record-format"
 FORMAT_VERSION = "1"
@@ -180,3 +183,29 @@ def read_rollback(secret, op_occ_id):
     document = decode_record(((secret or {}).get("data") or {}).get(RECORD_KEY),
                              "rollback data {0}/{1}".format(metadata.get("namespace"), metadata.get("name")))
     return document.get("rollback") if document.get("opOccId") == op_occ_id else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Name claims: one (namespace, vnfInstanceName), one instance id. A Secret's name is unique in its namespace, so of
+# two creates of one claim the API server refuses the second.
+
+def name_claim_name(instance_name):
+    return NAME_CLAIM_PREFIX + name_hash(instance_name)
+
+
+def name_claim_secret(instance, namespace, op_occ_id, claimed_at):
+    """The claim of ``instance``'s name, made by op occ ``op_occ_id`` at ``claimed_at`` (ISO 8601)."""
+    name = instance["vnfInstanceName"]
+    labels = ownership_labels(instance["id"])
+    labels[INSTANCE_NAME_HASH_LABEL] = name_hash(name)
+    labels[RECORD_LABEL] = NAME_CLAIM_LABEL_VALUE
+    claim = {"vnfInstanceId": instance["id"], "vnfInstanceName": name, "vnfLcmOpOccId": op_occ_id, "claimedAt": claimed_at}
+    return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {RECORD_KEY: encode_document(claim)},
+            "metadata": {"name": name_claim_name(name), "namespace": namespace, "labels": labels,
+                         "annotations": {FORMAT_ANNOTATION: FORMAT_VERSION}}}
+
+
+def read_name_claim(secret):
+    """``{"vnfInstanceId", "vnfInstanceName", "vnfLcmOpOccId", "claimedAt"}`` of a claim Secret."""
+    metadata = (secret or {}).get("metadata") or {}
+    return decode_record(((secret or {}).get("data") or {}).get(RECORD_KEY), "name claim {0}/{1}".format(metadata.get("namespace"), metadata.get("name")))

@@ -5,8 +5,13 @@
 
 from __future__ import annotations
 
+import datetime
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
+    name_claim_name,
+    name_claim_secret,
+    read_name_claim,
     read_record,
     read_rollback,
     rollback_name,
@@ -52,8 +57,52 @@ class SecretRecordStore(RecordStore):
 
     def save(self, instance, op_occs, version):
         secret = record_secret(instance, op_occs, self.namespace, version)
+        if version is None:
+            self.claim_name(instance, (op_occs or [{}])[0].get("id"))
         written = self.api.create(secret) if version is None else self.api.replace(secret)
         return written["metadata"]["resourceVersion"]
+
+    def claim_name(self, instance, op_occ_id, now=None):
+        """Claim the instance's name in the namespace before its record is first written: of two runs that create an
+        instance of one name at once, the API server lets one create the claim; the other is refused here, having
+        written nothing. A claim whose holder never wrote its record (a run killed in between, for CLAIM_GRACE_SECONDS)
+        or was renamed since is taken over, conditionally on its resourceVersion."""
+        if not instance.get("vnfInstanceName"):
+            return
+        now = now or datetime.datetime.now(datetime.timezone.utc)
+        claim = name_claim_secret(instance, self.namespace, op_occ_id, now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        try:
+            self.api.create(claim)
+            return
+        except ConflictError:
+            live = self.api.get("v1", "Secret", claim["metadata"]["name"], self.namespace)
+        if live is None:
+            # Released in between (its instance deleted).
+            self.api.create(claim)
+        elif self.refuse_if_held(instance, live, now):
+            self.api.replace(dict(claim, metadata=dict(claim["metadata"], resourceVersion=live["metadata"]["resourceVersion"])))
+
+    def check_name_free(self, instance, now=None):
+        """Before a new instance is planned further (a read only): ConflictError, as :meth:`claim_name` would raise it,
+        when another run holds the name."""
+        if instance.get("vnfInstanceName"):
+            live = self.api.get("v1", "Secret", name_claim_name(instance["vnfInstanceName"]), self.namespace)
+            if live is not None:
+                self.refuse_if_held(instance, live, now or datetime.datetime.now(datetime.timezone.utc))
+
+    def refuse_if_held(self, instance, live, now):
+        """ConflictError when the claim ``live`` holds the name for another instance that has it or is being created;
+        True when the claim may be taken over, False when it is this instance's own (a retry)."""
+        held = read_name_claim(live)
+        if held.get("vnfInstanceId") == instance["id"]:
+            return False
+        holder = self.find(held.get("vnfInstanceId"))
+        if (holder[0].get("vnfInstanceName") if holder else None) == instance["vnfInstanceName"] or (holder is None and not claim_expired(held, now)):
+            raise ConflictError("create", "VNF instance {0!r} in namespace {1}".format(instance["vnfInstanceName"], self.namespace),
+                                "instance {0!r} is being created by run {1} (VNF instance {2}, since {3}); wait for it to end: "
+                                "a run by name then finds that instance".format(instance["vnfInstanceName"], held.get("vnfLcmOpOccId"),
+                                                                                held.get("vnfInstanceId"), held.get("claimedAt")))
+        return True
 
     def delete(self, instance, version):
         self.api.delete("v1", "Secret", record_name(instance["id"]), self.namespace)
@@ -72,6 +121,18 @@ class SecretRecordStore(RecordStore):
             self.api.delete("v1", "Secret", item["name"], self.namespace)
         self.api.delete("v1", "Secret", kept[-1]["name"], self.namespace, resource_version=version)
         return kept
+
+
+# A claim with no record behind it after this long was left by a run killed between the two creates.
+CLAIM_GRACE_SECONDS = 60
+
+
+def claim_expired(claim, now):
+    try:
+        claimed = datetime.datetime.strptime(claim.get("claimedAt") or "", "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    except ValueError:
+        return True
+    return (now - claimed).total_seconds() > CLAIM_GRACE_SECONDS
 
 
 def kept_rollback(api, instance, op_occ_id):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
 
 VNFD_ID = "5c0d0e1f-0000-4000-8000-0000000de1e7"
@@ -57,21 +58,22 @@ def test_delete_is_refused_while_instantiated_then_leaves_nothing_and_terminate_
 
     terminated = ansible_task("vnf_terminate", dict(by_id, request={"terminationType": "FORCEFUL"}))
     assert terminated.get("failed") is not True, terminated.get("msg")
-    # What stays after a terminate (the package does not bring its namespace): the record alone.
-    assert labelled_with(kube, ns, instance_id) == ["secrets/vnflcm-" + instance_id]
+    # What stays after a terminate (the package does not bring its namespace): the record, and the claim of its name.
+    kept = [{"kind": "Secret", "name": name_claim_name("cnf")}, {"kind": "Secret", "name": "vnflcm-" + instance_id}]
+    assert labelled_with(kube, ns, instance_id) == sorted("secrets/" + item["name"] for item in kept)
 
     # Check mode: the plan, and not one write.
     start = k8s_audit.mark()
     checked = ansible_task("vnf_delete", by_id, check=True, diff=True)
     assert checked.get("failed") is not True, checked.get("msg")
     assert checked["changed"] is True and checked["vim_type"] == "kubernetes"
-    assert checked["plan"]["delete"] == [{"kind": "Secret", "name": "vnflcm-" + instance_id}] and checked["deleted"] == []
+    assert checked["plan"]["delete"] == kept and checked["deleted"] == []
     assert checked["diff"]["before"]["vnfInstance"]["instantiationState"] == "NOT_INSTANTIATED"
     assert k8s_audit.writes(start, user=k8s_tenant.username) == []
 
     deleted = ansible_task("vnf_delete", by_id, diff=True)
     assert deleted.get("failed") is not True, deleted.get("msg")
-    assert deleted["changed"] is True and deleted["deleted"] == [{"kind": "Secret", "name": "vnflcm-" + instance_id}]
+    assert deleted["changed"] is True and deleted["deleted"] == kept
     assert labelled_with(kube, ns, instance_id) == []
     listed = ansible_task("vnf_info", {"kubeconfig": auth["kubeconfig"], "namespace": ns})
     assert instance_id not in [item["id"] for item in listed["vnf_instances"]]
@@ -87,7 +89,7 @@ def test_delete_is_refused_while_instantiated_then_leaves_nothing_and_terminate_
     done = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="cnf-2", delete_instance=True))
     assert done.get("failed") is not True, done.get("msg")
     assert done["changed"] is True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
-    assert done["deleted"] == [{"kind": "Secret", "name": "vnflcm-" + second}]
+    assert done["deleted"] == [{"kind": "Secret", "name": name_claim_name("cnf-2")}, {"kind": "Secret", "name": "vnflcm-" + second}]
     assert labelled_with(kube, ns, second) == []
     start = k8s_audit.mark()
     rerun = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="cnf-2", delete_instance=True))

@@ -28,6 +28,7 @@ import pytest
 
 from labk8s.kubeapi import Api
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, record, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
 
@@ -198,7 +199,7 @@ def test_a_killed_scale_to_level_is_rolled_back_to_the_levels_before(ansible_tas
     assert versions(kube, bystander[0]["namespace"]) == bystander[1]
 
 
-def test_a_killed_terminate_is_retried_and_leaves_only_the_record(ansible_task, kube, cnf, bystander):
+def test_a_killed_terminate_is_retried_and_leaves_only_the_record_and_its_name(ansible_task, kube, cnf, bystander):
     ns, instance_id = cnf["namespace"], cnf["vnf_instance_id"]
     config = "/api/v1/namespaces/{0}/configmaps/cm-vdu1".format(ns)
     merge = {"Content-Type": "application/merge-patch+json"}
@@ -223,7 +224,7 @@ def test_a_killed_terminate_is_retried_and_leaves_only_the_record(ansible_task, 
     assert retried.get("failed") is not True, retried.get("msg")
     ended_clean(kube, cnf, occ, "COMPLETED")
     assert retried["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
-    assert labelled(kube, ns, instance_id) == ["secrets/vnflcm-" + instance_id]
+    assert labelled(kube, ns, instance_id) == sorted(["secrets/vnflcm-" + instance_id, "secrets/" + name_claim_name("cnf")])
     assert live_pods(kube, ns) == {}
     again = ansible_task("vnf_terminate", cnf)
     assert again.get("failed") is not True and again["changed"] is False, again.get("msg")

@@ -84,7 +84,15 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         obj = record["object"]
         return obj["metadata"]["name"] in later if obj["kind"] == "Namespace" else obj["metadata"].get("namespace") not in later
 
-    dry_run_creates(api, [record for record in records if judged_now(record)], instance["id"])
+    if found is None:
+        # A run creating an instance of this name now: said as such, not as a conflict over one of its objects.
+        store.check_name_free(instance)
+    try:
+        dry_run_creates(api, [record for record in records if judged_now(record)], instance["id"])
+    except ValidationError:
+        if found is None:
+            store.check_name_free(instance)
+        raise
     claimed = []
 
     def prepare():
