@@ -18,7 +18,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path, key_value_pairs, list_of, struct, validate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vim_connection_references
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import require_known
 
 WHAT = "ChangeExtVnfConnectivityRequest"
@@ -37,7 +37,7 @@ def validate_change_ext_conn_request(body, instance, flavour, strict=True):
     On top of the schema: each link id once, each CP once across the request, every cpdId an external CP
     of the instance's flavour (``flavour``: its ``cps``, as the package reader gives them).
     """
-    require_instantiation_state(instance, "INSTANTIATED", occ.CHANGE_EXT_CONN)
+    require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_EXT_CONN)
     request = validate(tacker_v1.upgrade_cp_configs(body, WHAT), CHANGE_EXT_VNF_CONNECTIVITY_REQUEST, WHAT, strict)
     check_vim_connection_references(request, WHAT, instance)
     cps = flavour.get("cps") or {}

@@ -16,7 +16,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
 ROLLING_UPDATE = "RollingUpdate"
@@ -32,7 +32,7 @@ def validate_rolling_update(request, instance, new_vnfd):
     On top of ``sol.validation`` (schema, vnfdId, cpdIds and vdu_ids known in the new VNFD):
     upgrade_type must be given and be RollingUpdate, and vdu_params must name each VDU once.
     """
-    require_instantiation_state(instance, "INSTANTIATED", occ.CHANGE_VNFPKG)
+    require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
     request = validate_change_pkg_request(request, new_vnfd, instance)
     params = request.get("additionalParams") or {}
     if params.get("upgrade_type") != ROLLING_UPDATE:

@@ -20,10 +20,9 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
 
 SCHEME = "nfv.vnflcm:"
-INSTANTIATED = "INSTANTIATED"
-NOT_INSTANTIATED = "NOT_INSTANTIATED"
 FAILED_TEMP = "FAILED_TEMP"
 
 # VnfInstance task link -> (module, the instantiationState in which SOL003 says the link is present).

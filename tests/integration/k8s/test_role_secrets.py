@@ -36,8 +36,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import (
 from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, report
 
 INSTANCE = "role-secrets-cnf"
-HOOKS = ("instantiate", "scale", "scale_to_level", "heal", "modify_information", "change_current_package",
-         "change_external_connectivity", "terminate")
+HOOKS = ("instantiate", "modify_information", "change_current_package", "change_external_connectivity", "terminate")
 HOOK_TASKS = """- name: Hook ran
   ansible.builtin.debug:
     msg: "hook {{ vnf_lifecycle_hook_name }} of {{ vnf_lifecycle_hook_operation }} ({{ vnf_lifecycle_hook_phase }})"
@@ -60,8 +59,7 @@ def kubeconfig(server, ca_data, user, namespace):
 
 
 def entry_points(namespace, package, secret, hooks):
-    """``[(operation, variables, expected status or None)]``: every entry point, in an order that leaves the CNF as it
-    found it (scale out, then back to level 0)."""
+    """``[(operation, variables, expected status or None)]``: the entry points the test runs, in the order it runs them."""
     vim = {"vim1": {"vimType": "kubernetes",
                     "interfaceInfo": {"endpoint": "https://vim-user:{0}@127.0.0.1:6443".format(secret["interfaceInfo URL password"])},
                     "accessInfo": {"username": "vim-user", "password": secret["accessInfo password"],
@@ -74,9 +72,6 @@ def entry_points(namespace, package, secret, hooks):
             "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]}}),
          "successful"),
         ("info", record, "successful"),
-        ("scale", dict(record, vnf_lifecycle_request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}), "successful"),
-        ("scale_to_level", dict(record, vnf_lifecycle_request={"scaleInfo": [{"aspectId": "vdu2_aspect", "scaleLevel": 0}]}), "successful"),
-        ("heal", dict(record, vnf_lifecycle_request={}), "successful"),
         ("modify", dict(record, vnf_lifecycle_request={"vnfInstanceDescription": "role secrets", "vimConnectionInfo": vim}), "successful"),
         ("change_vnfpkg", dict(record, vnf_lifecycle_package=package, vnf_lifecycle_request={
             "vnfdId": "no-such-vnfd", "vimConnectionInfo": vim, "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [
@@ -84,7 +79,6 @@ def entry_points(namespace, package, secret, hooks):
                  "new_vnfc_param": {"username": "ssh", "password": secret["vdu_params new password"]}}]}}), None),
         ("change_ext_conn", dict(record, vnf_lifecycle_request={"vimConnectionInfo": vim, "extVirtualLinks": [
             {"id": "ext", "resourceId": "net0", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c": {}}}]}]}), "failed"),
-        ("op_occ", dict(record, vnf_lifecycle_op_occ_action="retry"), None),
         ("terminate", dict(record, vnf_lifecycle_request={"terminationType": "FORCEFUL"}), "successful"),
         ("delete", record, "successful"),
     ]

@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal, scale, shared, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 
 def heat_vim(params):
@@ -140,7 +141,7 @@ def located(vim, params):
 def left_stack(instance):
     """The stack a NOT_INSTANTIATED record names: what an instantiate that was failed (not rolled back) left."""
     metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
-    if instance.get("instantiationState") == "INSTANTIATED" or not metadata.get("stack_id"):
+    if instance.get("instantiationState") == INSTANTIATED or not metadata.get("stack_id"):
         return []
     return ["stack {0}".format(metadata.get("stack_name"))]
 
