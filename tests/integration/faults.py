@@ -61,6 +61,33 @@ def wait_for(condition, what, timeout=60, sleep=0.1):
         time.sleep(sleep)
 
 
+def started_together(run, args, runs=2, timeout=300):
+    """``run(dict(args))`` in ``runs`` threads released by one barrier: ``[(result or None, error text or None)]``.
+
+    For races at the VIM's API: each run has its own client, as two module processes would; a collection error is
+    the run's outcome, anything else fails the test.
+    """
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
+
+    barrier = threading.Barrier(runs)
+    outcomes = [None] * runs
+
+    def one(index):
+        barrier.wait(timeout=30)
+        try:
+            outcomes[index] = (run(dict(args)), None)
+        except VnfLcmError as error:
+            outcomes[index] = (None, str(error))
+
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(runs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert all(outcomes), "a run raised what is not a collection error (see the thread's traceback): {0}".format(outcomes)
+    return outcomes
+
+
 @dataclasses.dataclass(frozen=True)
 class Chunk:
     """What a drop_when/hold_when predicate sees: one chunk about to be forwarded, and its connection's

@@ -20,6 +20,19 @@ class RecordStore:
         """Write the record; ``version`` None creates it. Returns the new version; ConflictError if another writer won."""
         raise NotImplementedError
 
+    def claim_name(self, instance, op_occ_id):
+        """Claim the name ``instance`` is about to have (a new instance's, or a rename's) for op occ ``op_occ_id``, before
+        the record is written with it; ConflictError when another run or instance holds it (common/name_claim.py)."""
+        raise NotImplementedError
+
+    def check_name_free(self, instance):
+        """Reads only: ConflictError, as :meth:`claim_name` would raise it, when another run holds ``instance``'s name."""
+        raise NotImplementedError
+
+    def scope(self):
+        """Where one name is one instance, in words (``namespace cnf-a``)."""
+        raise NotImplementedError
+
     def delete(self, instance, version):
         """The record is gone with what the operation deleted (its namespace, its stack): the engine after a terminate."""
         raise NotImplementedError

@@ -153,6 +153,12 @@ class Stacks:
         created = self._call("create", "stack " + name, "post", "/stacks", json=body)["stack"]
         return {"stack_name": name, "id": created["id"]}
 
+    def create_unless_exists(self, name, template, tags=()):
+        """Create a stack; None when Heat answers that one of this name exists (409)."""
+        body = {"stack_name": name, "template": template, "tags": ",".join(tags), "disable_rollback": True}
+        created = self._call("create", "stack " + name, "post", "/stacks", ok=(201, 409), json=body).get("stack")
+        return {"stack_name": name, "id": created["id"]} if created else None
+
     def patch(self, stack, template=None, files=None, parameters=None, timeout_mins=None):
         """An update with PATCH semantics (``stack update --existing``): what is not sent keeps its value."""
         body = {"parameters": encode_parameters(parameters), "disable_rollback": True}

@@ -28,8 +28,11 @@ import datetime
 import hashlib
 import json
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import WHERE, NameClaims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import FAILED_TEMP, TERMINAL_STATES
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
 RECORD_RESOURCE = "vnflcm_record"
@@ -44,6 +47,8 @@ READ_BACK_ATTEMPTS = 12
 SIGNAL_SECONDS = 90
 # A stack of ours still creating without a record after this long lost its runner (the record comes within seconds).
 ORPHAN_AFTER_SECONDS = 300
+# An op occ in one of these ended: a claim still held when it is saved had no record to hand the name to.
+ENDED_STATES = TERMINAL_STATES | {FAILED_TEMP}
 
 
 def stack_name(instance_id):
@@ -94,6 +99,8 @@ class HeatRecordStore(RecordStore):
         self.pending = None
         self.orphans = []
         self.listed = {}
+        self.claims = NameClaims(stacks, self._holder_name)
+        self.claim = None
 
     def record_url(self, instance_id):
         """The URL of the instance's stack, which holds the record (``self`` of the instance in its ``_links``).
@@ -112,13 +119,20 @@ class HeatRecordStore(RecordStore):
         Stacks of that name that hold no record and no longer wait for one go to :attr:`orphans`.
         """
         self.orphans = []
+        hit = self._lookup(instance_id, name, self.orphans)
+        if hit is None:
+            return None
+        self.stack = hit[1]
+        return hit[0]
+
+    def _lookup(self, instance_id, name, orphans=None):
+        """``(record, stack)`` of the instance with this id (else name), or None; orphan stacks seen go to ``orphans``."""
         for stack in self._candidates(instance_id, name):
             found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
-            if found is None and is_orphan(stack, self.stacks.now()):
-                self.orphans.append({"stack_name": stack["stack_name"], "id": stack["id"], "stack_status": stack.get("stack_status")})
+            if found is None and orphans is not None and is_orphan(stack, self.stacks.now()):
+                orphans.append({"stack_name": stack["stack_name"], "id": stack["id"], "stack_status": stack.get("stack_status")})
             if found and (instance_id in (None, found[0]["id"])) and (instance_id or found[0].get("vnfInstanceName") == name):
-                self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
-                return found
+                return found, {"stack_name": stack["stack_name"], "id": stack["id"]}
         return self._renamed(name) if name and not instance_id else None
 
     def _renamed(self, name):
@@ -130,8 +144,7 @@ class HeatRecordStore(RecordStore):
                 continue
             found = decode(self.stacks.resource_metadata(stack, RECORD_RESOURCE))
             if found and found[0].get("vnfInstanceName") == name:
-                self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
-                return found
+                return found, {"stack_name": stack["stack_name"], "id": stack["id"]}
         return None
 
     def _candidates(self, instance_id, name):
@@ -157,7 +170,11 @@ class HeatRecordStore(RecordStore):
     def save(self, instance, op_occs, version):
         """Write the record; version 0 stands for "kept in memory, not in a stack yet"."""
         if self.stack is None:
-            # The stack (and so the record's home) is created by the operation itself.
+            # The stack (and so the record's home) is created by the operation itself; until then the name is claimed.
+            if version is None:
+                self.claim_name(instance, (op_occs or [{}])[0].get("id"))
+            elif op_occs and op_occs[0].get("operationState") in ENDED_STATES:
+                self._release_claim()
             self.pending = (instance, op_occs)
             return 0 if version is None else version
         current = decode(self.stacks.resource_metadata(self.stack, RECORD_RESOURCE))
@@ -167,7 +184,42 @@ class HeatRecordStore(RecordStore):
                                 "another operation wrote it meanwhile (version {0}, expected {1})".format(current_version, version))
         new_version = current_version + 1
         self._write(instance, op_occs, new_version)
+        self._release_claim()
         return new_version
+
+    def claim_name(self, instance, op_occ_id):
+        """Claim the name ``instance`` is about to have (created, or renamed) until the record has it (heat/name_claim.py);
+        ConflictError when another run holds it or, claimed, another record has it already (one came in meanwhile)."""
+        name = instance.get("vnfInstanceName")
+        if not name or self.claim is not None:
+            return
+        self.claim = self.claims.claim(instance, op_occ_id, name_tag(name))
+        holder = self._lookup(None, name)
+        if holder is not None and holder[0][0]["id"] != instance["id"]:
+            self._release_claim()
+            raise name_taken(name, self.scope(), holder[0][0]["id"], renaming=self.stack is not None)
+
+    def check_name_free(self, instance):
+        """Before a new instance is planned further (reads only): ConflictError when another run holds the name."""
+        if instance.get("vnfInstanceName"):
+            self.claims.check_free(instance, name_tag(instance["vnfInstanceName"]))
+
+    def scope(self):
+        return WHERE
+
+    def _holder_name(self, instance_id):
+        hit = self._lookup(instance_id, None)
+        return hit[0][0].get("vnfInstanceName") if hit else None
+
+    def _release_claim(self):
+        """The record holds the name now (or the run ended without one): the claim goes. Should Heat refuse, the claim
+        stays and is taken over later, as one of a dead run: nothing for the operation to fail on."""
+        claim, self.claim = self.claim, None
+        if claim is not None:
+            try:
+                self.claims.release(claim)
+            except VimError:
+                pass
 
     def attach(self, stack):
         """The stack exists now (Heat accepted its create): the next save writes the record into it."""

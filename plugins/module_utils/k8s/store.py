@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import claim_time, may_take_over
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
     name_claim_name,
     name_claim_secret,
@@ -40,6 +41,9 @@ class SecretRecordStore(RecordStore):
     def selector(self):
         return {"namespace": self.namespace}
 
+    def scope(self):
+        return "namespace " + self.namespace
+
     def find(self, instance_id=None, name=None):
         """``(instance, op_occs, version)`` by id or by vnfInstanceName, or None; two instances of one name is an error."""
         if instance_id:
@@ -70,7 +74,7 @@ class SecretRecordStore(RecordStore):
         if not instance.get("vnfInstanceName"):
             return
         now = now or datetime.datetime.now(datetime.timezone.utc)
-        claim = name_claim_secret(instance, self.namespace, op_occ_id, now.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        claim = name_claim_secret(instance, self.namespace, op_occ_id, claim_time(now))
         try:
             self.api.create(claim)
             return
@@ -93,16 +97,11 @@ class SecretRecordStore(RecordStore):
     def refuse_if_held(self, instance, live, now):
         """ConflictError when the claim ``live`` holds the name for another instance that has it or is being created;
         True when the claim may be taken over, False when it is this instance's own (a retry)."""
-        held = read_name_claim(live)
-        if held.get("vnfInstanceId") == instance["id"]:
-            return False
-        holder = self.find(held.get("vnfInstanceId"))
-        if (holder[0].get("vnfInstanceName") if holder else None) == instance["vnfInstanceName"] or (holder is None and not claim_expired(held, now)):
-            raise ConflictError("create", "VNF instance {0!r} in namespace {1}".format(instance["vnfInstanceName"], self.namespace),
-                                "instance {0!r} is being created by run {1} (VNF instance {2}, since {3}); wait for it to end: "
-                                "a run by name then finds that instance".format(instance["vnfInstanceName"], held.get("vnfLcmOpOccId"),
-                                                                                held.get("vnfInstanceId"), held.get("claimedAt")))
-        return True
+        return may_take_over(instance, read_name_claim(live), self._holder_name, now, CLAIM_GRACE_SECONDS, self.scope())
+
+    def _holder_name(self, instance_id):
+        holder = self.find(instance_id)
+        return holder[0].get("vnfInstanceName") if holder else None
 
     def delete(self, instance, version):
         self.api.delete("v1", "Secret", record_name(instance["id"]), self.namespace)
@@ -125,14 +124,6 @@ class SecretRecordStore(RecordStore):
 
 # A claim with no record behind it after this long was left by a run killed between the two creates.
 CLAIM_GRACE_SECONDS = 60
-
-
-def claim_expired(claim, now):
-    try:
-        claimed = datetime.datetime.strptime(claim.get("claimedAt") or "", "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-    except ValueError:
-        return True
-    return (now - claimed).total_seconds() > CLAIM_GRACE_SECONDS
 
 
 def kept_rollback(api, instance, op_occ_id):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
@@ -114,3 +115,17 @@ def resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, chang
     table = {occ.INSTANTIATE: instantiate, occ.SCALE: scale, occ.SCALE_TO_LEVEL: scale, occ.HEAL: heal, occ.TERMINATE: terminate,
              occ.MODIFY_INFO: modify, occ.CHANGE_VNFPKG: change_pkg, occ.CHANGE_EXT_CONN: change_ext_conn}
     return {operation: module.plan_resume for operation, module in table.items() if module is not None}
+
+
+def name_claimer(store, instance, modified):
+    """A modification that renames the instance is refused at plan time when another instance has the new name or another
+    run claims it. Returns ``claim(progress)``, which takes the new name before the record is written with it (both VIMs'
+    stores: common/name_claim.py); it does nothing when the name stays."""
+    name = modified.get("vnfInstanceName")
+    if not name or name == instance.get("vnfInstanceName"):
+        return lambda progress: None
+    holder = store.find(None, name)
+    if holder is not None and holder[0]["id"] != instance["id"]:
+        raise name_taken(name, store.scope(), holder[0]["id"], renaming=True)
+    store.check_name_free(modified)
+    return lambda progress: store.claim_name(modified, progress.get("op_occ_id"))

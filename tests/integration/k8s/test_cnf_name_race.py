@@ -14,43 +14,25 @@ later) find that instance. Threads rather than two ansible-playbook runs per pai
 from __future__ import annotations
 
 import os
-import threading
+
+import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+from ansible_collections.nfv.vnflcm.tests.integration.faults import started_together
 
 PAIRS = 50
 NO_NS = "Files/kubernetes/deployment_no_namespace.yaml"
+WITH_NS = "Files/kubernetes/deployment_has_namespace.yaml"  # another Deployment (its namespace is rewritten to the request's)
 
 
-def params(kubeconfig, package, namespace, name):
+def params(kubeconfig, package, namespace, name, def_file=NO_NS):
     """vnf_instantiate's options as the module hands them to the runner (its defaults included)."""
     return {"kubeconfig": kubeconfig, "package": package, "vnf_instance_name": name, "vnf_instance_id": None, "vnf_instance_description": None,
             "namespace": None, "namespace_policy": "rewrite", "allow_cluster_scoped": False, "allow_package_scripts": False,
-            "request": {"flavourId": "simple", "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": [NO_NS]}},
+            "request": {"flavourId": "simple", "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": [def_file]}},
             "wait": False, "wait_timeout": 60, "wait_sleep": 1}
-
-
-def race(args):
-    """Two runs of ``args`` released together: ``[(result or None, error text or None)]``."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-
-    barrier = threading.Barrier(2)
-    outcomes = [None, None]
-
-    def run(index):
-        barrier.wait(timeout=30)
-        try:
-            outcomes[index] = (runner.run_instantiate(dict(args)), None)
-        except VnfLcmError as error:
-            outcomes[index] = (None, str(error))
-
-    threads = [threading.Thread(target=run, args=(index,)) for index in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return outcomes
 
 
 def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_other_writes_nothing(k8s_lab, kube, k8s_namespace, tacker_packages):
@@ -61,7 +43,7 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
     refused = found = 0
     try:
         for space in spaces:
-            outcomes = race(params(str(k8s_lab.kubeconfig), package, space, "racer"))
+            outcomes = started_together(runner.run_instantiate, params(str(k8s_lab.kubeconfig), package, space, "racer"))
             records = kube.call("GET", "/api/v1/namespaces/{0}/secrets?labelSelector=vnflcm.nfv/record%3Dvnf-instance".format(space))["items"]
             # One record, one Deployment, both of one instance; the claim names it.
             assert len(records) == 1, (space, outcomes)
@@ -80,6 +62,17 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
                     refused += 1
                 elif not result["changed"]:
                     found += 1
+        # A rename to the name another instance of the namespace has is refused before any write; to a free name, the
+        # instance claims that name too (both claims go with its identifier).
+        other = runner.run_instantiate(params(str(k8s_lab.kubeconfig), package, spaces[0], "other", WITH_NS))["vnf_instance"]
+        rename = dict(params(str(k8s_lab.kubeconfig), package, spaces[0], "other"), namespace=spaces[0], package=None, delete_removed=False,
+                      request={"vnfInstanceName": "racer"})
+        with pytest.raises(VnfLcmError, match="Failed to rename a VNF instance to 'racer' in namespace {0}: VNF instance .* has that name"
+                                              .format(spaces[0])):
+            runner.run_modify(rename)
+        assert runner.run_modify(dict(rename, request={"vnfInstanceName": "other-2"}))["vnf_instance"]["vnfInstanceName"] == "other-2"
+        claim = kube.call("GET", "/api/v1/namespaces/{0}/secrets/{1}".format(spaces[0], name_claim_name("other-2")))
+        assert claim["metadata"]["labels"]["vnflcm.nfv/instance-id"] == other["id"]
     finally:
         for space in spaces:
             kube.request("DELETE", "/api/v1/namespaces/" + space)

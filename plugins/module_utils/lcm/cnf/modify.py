@@ -34,7 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.heal import recreate_pod, wait_recreated
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, judged, refresh_vnfcs, vdu_records_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
@@ -64,6 +64,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
     if new_package and new_vnfd is None:
         raise ValidationError(MODIFY_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package)".format(request["vnfdId"]))
     modified = apply_vnf_info_modification(instance, request, new_vnfd if new_package else None)
+    claim_name = name_claimer(store, instance, modified)
     update = None
     if new_package and instance.get("instantiationState") == INSTANTIATED:
         paths = (request.get("metadata") or {}).get(PATHS_KEY)
@@ -77,6 +78,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
     changed = modified != instance
 
     def execute(progress):
+        claim_name(progress)
         if update is None:
             return modified
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []

@@ -68,6 +68,9 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     if instance.get("instantiationState") == INSTANTIATED:
         return already_instantiated(instance, wanted, store, op_occs, version)
 
+    if found is None:
+        # A run creating an instance of this name now: said before anything else is checked.
+        store.check_name_free(instance)
     level_id = request.get("instantiationLevelId")
     indexes = indexes_for(nfv_params.vnfc_counts(flavour, level_id))
     check_connectivity(vim, request)

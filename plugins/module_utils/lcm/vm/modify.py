@@ -12,6 +12,7 @@ package, which on Heat is vnf_change_pkg; a container update (option package) ex
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
@@ -46,6 +47,7 @@ def plan_modify(vim, store, found, request, waits=None, preview=False):
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
     modified = modified_record(instance, request)
+    claim_name = name_claimer(store, instance, modified)
     keys = modified_attributes(instance, modified)
     diff = modification_diff(instance, modified)
     vnfc_labels = sorted(label for label in diff["after"] if label not in keys)
@@ -54,7 +56,7 @@ def plan_modify(vim, store, found, request, waits=None, preview=False):
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
     return Operation(occ.MODIFY_INFO, without_vim_secrets(request), instance, plan, store, op_occs, version, changed=modified != instance,
-                     execute=lambda progress: modified, diff=diff)
+                     execute=lambda progress: claim_name(progress) or modified, diff=diff)
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):

@@ -14,6 +14,7 @@ class FakeStacks:
         self.metadata = {}
         self.writes = []
         self.previews = 0
+        self.racing = False
 
     def add(self, name, stack_id, tags=()):
         self.stacks[stack_id] = {"stack_name": name, "id": stack_id, "tags": list(tags), "stack_status": "CREATE_COMPLETE"}
@@ -67,6 +68,21 @@ class FakeStacks:
 
     def url(self, stack):
         return "http://heat.test/v1/project/stacks/" + "/".join(part for part in (stack["stack_name"], stack.get("id")) if part)
+
+    def create_unless_exists(self, name, template, tags=()):
+        """A claim's create: None when a stack of the name exists, unless :attr:`racing` lets it in beside it (as Heat
+        does for two creates at one moment)."""
+        self.writes.append(("create", name))
+        if self.list(name=name) and not self.racing:
+            return None
+        stack = self.add(name, "claim-{0}".format(len(self.writes)), tags)
+        self.stacks[stack["id"]]["creation_time"] = self.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+        return stack
+
+    def delete(self, stack):
+        self.writes.append(("delete", stack))
+        if "vnflcm-claim" in self.stacks.get(stack.get("id"), {}).get("tags", ()):
+            self.stacks.pop(stack["id"])
 
     def __getattr__(self, name):
         # Any other call (create, patch, delete, ...) is a write the test can see.

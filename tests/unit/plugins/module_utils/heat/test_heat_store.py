@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import (
     RECORD_RESOURCE,
     RECORD_TYPE,
@@ -44,12 +46,16 @@ def test_record_waits_in_memory_until_the_stack_exists():
     stacks = FakeStacks()
     store = HeatRecordStore(stacks)
     version = store.save(INSTANCE, [OCC], None)
-    assert stacks.writes == [] and version == 0
+    # Only the name is claimed (heat/name_claim.py), with a stack of no resources.
+    claim = store.claim
+    assert stacks.writes == [("create", name_tag("my vnf/1"))] and version == 0
+    assert stacks.stacks[claim["id"]]["tags"] == ["vnflcm-claim", "vnflcm-run-o-1", "vnflcm-instance-i-1"]
     store.attach(stacks.add(stack_name("i-1"), "s-1", stack_tags(INSTANCE)))
-    assert stacks.writes == []
-    # engine.run goes on with the version of the in-memory save: the first save into the stack is version 1.
+    # engine.run goes on with the version of the in-memory save: the first save into the stack is version 1; from
+    # there the record holds the name, and the claim goes.
     version = store.save(INSTANCE, [OCC], version)
-    assert stacks.writes == [("signal", "vnf-i-1", RECORD_RESOURCE)] and version == 1
+    assert stacks.writes[1:] == [("signal", "vnf-i-1", RECORD_RESOURCE), ("delete", claim)] and version == 1
+    assert claim["id"] not in stacks.stacks and store.claim is None
     done = dict(OCC, operationState="COMPLETED")
     store.save(dict(INSTANCE, instantiationState="INSTANTIATED"), [done], version)
     found = HeatRecordStore(stacks).find(name="my vnf/1")
@@ -103,3 +109,84 @@ def test_the_stack_keeps_no_vim_password_wherever_a_request_copy_holds_one():
     assert kept["instantiatedVnfInfo"]["metadata"]["vnflcm"]["request"]["vimConnectionInfo"]["vim1"]["accessInfo"] == {"username": "u", "region": "R"}
     assert occs[0]["operationParams"]["vimConnectionInfo"][0]["accessInfo"] == {} and version == 3
     assert json.loads(text)["vnfLcmOpOccs"][0]["operationParams"]["additionalParams"] == {"nfv": {}}
+
+
+# ---------------------------------------------------------------------------------------------
+# One name, one instance (heat/name_claim.py)
+
+def other_claim(stacks, instance_id="i-0", run="o-0", age_seconds=10):
+    claim = stacks.add(name_tag("my vnf/1"), "held-" + instance_id, ["vnflcm-claim", "vnflcm-run-" + run, "vnflcm-instance-" + instance_id])
+    created = stacks.now() - datetime.timedelta(seconds=age_seconds)
+    stacks.stacks[claim["id"]]["creation_time"] = created.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return claim
+
+
+def test_a_name_another_run_claims_is_refused_naming_that_run_and_nothing_is_written():
+    stacks = FakeStacks()
+    other_claim(stacks)
+    store = HeatRecordStore(stacks)
+    for attempt in (lambda: store.check_name_free(INSTANCE), lambda: store.save(INSTANCE, [OCC], None)):
+        with pytest.raises(ConflictError, match=r"instance 'my vnf/1' is being created by run o-0 \(VNF instance i-0"):
+            attempt()
+    assert stacks.writes == [("create", name_tag("my vnf/1"))] and store.pending is None and store.claim is None
+
+
+def test_a_claim_older_than_the_grace_whose_run_wrote_no_record_is_taken_over():
+    stacks = FakeStacks()
+    stale = other_claim(stacks, age_seconds=GRACE_SECONDS + 1)
+    store = HeatRecordStore(stacks)
+    store.save(INSTANCE, [OCC], None)
+    assert [write[1]["id"] for write in stacks.writes if write[0] == "delete"] == [stale["id"]] and store.claim is not None
+    assert [stack["tags"][1] for stack in stacks.list(name=name_tag("my vnf/1"))] == ["vnflcm-run-o-1"]
+
+
+def test_of_two_claims_heat_let_in_together_the_higher_stack_id_withdraws_at_once():
+    stacks = FakeStacks()
+    stacks.racing = True
+    other_claim(stacks, instance_id="a")  # stack id held-a < claim-<n>
+    store = HeatRecordStore(stacks)
+    with pytest.raises(ConflictError, match="being created by run o-0"):
+        store.save(INSTANCE, [OCC], None)
+    assert [stack["id"] for stack in stacks.list(name=name_tag("my vnf/1"))] == ["held-a"] and store.claim is None
+
+
+def test_of_two_claims_heat_let_in_together_the_lowest_stack_id_stays_once_the_other_withdrew():
+    stacks = FakeStacks()
+    stacks.racing = True
+    other = other_claim(stacks, instance_id="z")  # stack id held-z > claim-<n>
+    stacks.pause = lambda seconds=0.25: stacks.stacks.pop(other["id"], None)
+    store = HeatRecordStore(stacks)
+    store.save(INSTANCE, [OCC], None)
+    assert [stack["id"] for stack in stacks.list(name=name_tag("my vnf/1"))] == [store.claim["id"]]
+
+
+def test_the_lowest_stack_id_withdraws_when_the_other_claim_stays_the_whole_wait():
+    stacks = FakeStacks()
+    stacks.racing = True
+    other_claim(stacks, instance_id="z")
+    store = HeatRecordStore(stacks)
+    with pytest.raises(ConflictError, match="being created by run o-0"):
+        store.save(INSTANCE, [OCC], None)
+    assert [stack["id"] for stack in stacks.list(name=name_tag("my vnf/1"))] == ["held-z"]
+
+
+def test_a_record_of_the_name_that_came_while_the_create_was_planned_is_found_after_the_claim():
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks)
+    other = HeatRecordStore(stacks)
+    winner = dict(INSTANCE, id="i-0")
+    other.attach(stacks.add(stack_name("i-0"), "s-0", stack_tags(winner)))
+    other.save(winner, [OCC], 0)
+    with pytest.raises(ConflictError, match="VNF instance i-0 has that name"):
+        store.save(INSTANCE, [OCC], None)
+    assert stacks.list(name=name_tag("my vnf/1")) == [] and store.claim is None
+
+
+def test_a_run_that_ends_before_its_stack_exists_lets_the_name_go():
+    stacks = FakeStacks()
+    store = HeatRecordStore(stacks)
+    store.save(INSTANCE, [OCC], None)
+    store.save(INSTANCE, [OCC], 0)  # the lease renewed: still running
+    assert store.claim is not None
+    store.save(INSTANCE, [dict(OCC, operationState="FAILED_TEMP")], 0)
+    assert store.claim is None and stacks.list(name=name_tag("my vnf/1")) == []

@@ -149,13 +149,44 @@ class NoApi:
         raise AssertionError("unexpected API call: " + name)
 
 
+class Names:
+    """The record store as a rename sees it: ``names`` maps each instance name of the namespace to its instance id."""
+
+    def __init__(self, names=None):
+        self.names = names or {}
+        self.claimed = []
+
+    def find(self, instance_id=None, name=None):
+        return ({"id": self.names[name], "vnfInstanceName": name}, [], "1") if name in self.names else None
+
+    def check_name_free(self, instance):
+        pass
+
+    def claim_name(self, instance, op_occ_id):
+        self.claimed.append((instance["vnfInstanceName"], op_occ_id))
+
+    def scope(self):
+        return "namespace ns"
+
+
 def test_information_only_modification_needs_no_vim_and_is_idempotent():
     instance = {"id": "vnf-1", "vnfdId": "d1", "vnfInstanceName": "a", "metadata": {"x": {"y": 1}}, "instantiationState": "NOT_INSTANTIATED"}
-    operation = plan_modify(NoApi(), None, (instance, [], "1"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})
+    store = Names({"a": "vnf-1"})
+    operation = plan_modify(NoApi(), store, (instance, [], "1"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})
     assert operation.changed and operation.plan["modifications"] == {"vnfInstanceName": "b", "metadata": {"x": {"z": 2}}}
-    done = operation.execute({})
-    again = plan_modify(NoApi(), None, (done, [], "2"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})
+    done = operation.execute({"op_occ_id": "occ-1"})
+    # The new name is claimed before the record is written with it.
+    assert store.claimed == [("b", "occ-1")]
+    again = plan_modify(NoApi(), store, (done, [], "2"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})
     assert again.changed is False
+
+
+def test_a_rename_to_the_name_of_another_instance_is_refused_before_any_write():
+    instance = {"id": "vnf-1", "vnfdId": "d1", "vnfInstanceName": "a", "instantiationState": "NOT_INSTANTIATED"}
+    store = Names({"a": "vnf-1", "b": "vnf-2"})
+    with pytest.raises(ConflictError, match="Failed to rename a VNF instance to 'b' in namespace ns: VNF instance vnf-2 has that name"):
+        plan_modify(NoApi(), store, (instance, [], "1"), {"vnfInstanceName": "b"})
+    assert store.claimed == []
 
 
 def test_a_new_vnfd_needs_its_package():

@@ -45,8 +45,11 @@ def test_name_and_metadata_merge_patch_go_to_the_record_by_signals_only(recorded
     instance, op_occs, _version = store.find("i-1")
     assert instance["vnfInstanceName"] == "v2" and instance["metadata"] == {"keep": 1, "new": "x"}
     assert op_occs[0]["operationState"] == "COMPLETED"
-    # Only the record resource is signalled (PROCESSING, then COMPLETED): no stack update, no other write.
-    assert {write[0] for write in stacks.writes} == {"signal"} and {write[2] for write in stacks.writes} == {RECORD_RESOURCE}
+    # Only the record resource is signalled (PROCESSING, then COMPLETED): no stack update. The only other writes are the
+    # new name's claim (heat/name_claim.py), made before the record takes the name and deleted once it has.
+    assert [write[0] for write in stacks.writes] == ["signal", "create", "signal", "delete"]
+    assert {write[2] for write in stacks.writes if write[0] == "signal"} == {RECORD_RESOURCE}
+    assert stacks.writes[1] == ("create", name_tag("v2")) and stacks.list(name=name_tag("v2")) == []
     assert result["plan"]["modifications"] == {"metadata": {"keep": 1, "new": "x"}, "vnfInstanceName": "v2"}
 
 
