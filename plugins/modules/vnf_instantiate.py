@@ -152,9 +152,33 @@ options:
     description:
       - The name of the VNF instance (C(vnfInstanceName)); the key that makes re-runs idempotent.
       - At most 255 characters (Tacker's limit for C(vnfInstanceName)); a longer name is refused before anything is written.
+      - Required unless O(create_request) has C(vnfInstanceName).
     type: str
-    required: true
     aliases: [name]
+  create_request:
+    description:
+      - "The CreateVnfRequest of the VNF identifier (SOL003 5.5.2.3; Tacker's C(create.json) as it is): C(vnfdId) must
+        be the package's VNFD; C(vnfInstanceName) and C(vnfInstanceDescription) are the instance's name and description
+        (O(vnf_instance_name) and O(vnf_instance_description), when set too, must be the same); C(metadata) is the new
+        instance's C(metadata)."
+      - "It applies when the identifier is created. A later run that finds the instance checks it against the record
+        and changes nothing: O(create_request.metadata) that differs from the instance's is a warning of the plan
+        (M(nfv.vnflcm.vnf_modify) changes metadata)."
+    type: dict
+    suboptions:
+      vnfdId:
+        description: The VNFD of the instance, the package's C(descriptor_id).
+        type: str
+        required: true
+      vnfInstanceName:
+        description: The instance's name.
+        type: str
+      vnfInstanceDescription:
+        description: The instance's description.
+        type: str
+      metadata:
+        description: The instance's metadata (key-value pairs).
+        type: dict
   vnf_instance_id:
     description:
       - The id to give a new VNF instance, or of the existing one. A UUID is generated when not set.
@@ -253,6 +277,13 @@ EXAMPLES = r"""
     package: /srv/packages/sample_cnf
     vnf_instance_name: cnf2
     request: "{{ lookup('ansible.builtin.file', 'instance_kubernetes.json') | from_json }}"
+    kubeconfig: ~/.kube/tenant-a.kubeconfig
+
+- name: Tacker's two requests as they are, create.json (name, description, metadata) then the InstantiateVnfRequest
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/sample_cnf
+    create_request: "{{ lookup('ansible.builtin.file', 'create.json') | from_json }}"
+    request: "{{ lookup('ansible.builtin.file', 'instantiate.json') | from_json }}"
     kubeconfig: ~/.kube/tenant-a.kubeconfig
 
 - name: Show the plan only
@@ -374,7 +405,8 @@ def main():
         {
             "package": {"type": "path", "required": True},
             "request": {"type": "dict", "required": True},
-            "vnf_instance_name": {"type": "str", "required": True, "aliases": ["name"]},
+            "vnf_instance_name": {"type": "str", "aliases": ["name"]},
+            "create_request": {"type": "dict"},
             "vnf_instance_id": {"type": "str", "aliases": ["id"]},
             "vnf_instance_description": {"type": "str"},
             "namespace": {"type": "str"},

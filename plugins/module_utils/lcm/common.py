@@ -8,10 +8,12 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, validate_create_request
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -129,3 +131,30 @@ def name_claimer(store, instance, modified):
         raise name_taken(name, store.scope(), holder[0]["id"], renaming=True)
     store.check_name_free(modified)
     return lambda progress: store.claim_name(modified, progress.get("op_occ_id"))
+
+
+def creation_fields(params, vnfd):
+    """``(name, description, metadata)`` of the instance an instantiate creates, from the module options and the
+    CreateVnfRequest given as ``create_request`` (Tacker's create.json), which must agree with them and the package."""
+    name, description, body = params.get("vnf_instance_name"), params.get("vnf_instance_description"), params.get("create_request")
+    request = validate_create_request(body) if body is not None else {}
+    if request and request["vnfdId"] != vnfd.get("descriptor_id"):
+        raise ValidationError(CREATE_VNF_REQUEST, "vnfdId", "{0!r} is not the VNFD of the package ({1!r})".format(request["vnfdId"], vnfd.get("descriptor_id")))
+    for option, field, value in (("vnf_instance_name", "vnfInstanceName", name), ("vnf_instance_description", "vnfInstanceDescription", description)):
+        if value is not None and request.get(field) not in (None, value):
+            raise ValidationError(CREATE_VNF_REQUEST, field, "{0!r} is not what option {1} says ({2!r})".format(request[field], option, value))
+    name = name if name is not None else request.get("vnfInstanceName")
+    if not name:
+        raise ValidationError("module options", "vnf_instance_name", "is required (or create_request.vnfInstanceName)")
+    return name, description if description is not None else request.get("vnfInstanceDescription"), request.get("metadata")
+
+
+def with_metadata_warning(operation, metadata):
+    """A CreateVnfRequest applies when the identifier is created: the plan warns when the instance a later run found
+    has other values for its metadata's keys (the instance's metadata has more: Kubernetes adds ``namespace``)."""
+    kept = operation.instance.get("metadata") or {}
+    if metadata is not None and any(kept.get(key) != value for key, value in metadata.items()):
+        operation.plan.setdefault("warnings", []).append(
+            "create_request.metadata is not the metadata of VNF instance {0}, created before: left as it is (nfv.vnflcm.vnf_modify "
+            "changes it)".format(operation.instance["id"]))
+    return operation

@@ -305,6 +305,33 @@ def test_instantiation_level_sizes_the_vdu_and_its_scale_level(ansible_task, k8s
     assert refused.get("failed") and "additionalParams.all" in refused["msg"]
 
 
+def test_a_tacker_create_request_names_the_instance_and_gives_it_metadata(ansible_task, k8s_lab, multi_ns, k8s_namespace, k8s_audit):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(multi_ns) as package:
+        vnfd_id = package.to_dict()["vnfd"]["descriptor_id"]
+    # Tacker's create.json, with this package's VNFD: no vnf_instance_name option.
+    create = {"vnfdId": vnfd_id, "vnfInstanceName": "created", "vnfInstanceDescription": "from create.json", "metadata": {"dummy-key": "dummy-val"}}
+    args = {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "create_request": create, "request": request([NO_NS], k8s_namespace),
+            "wait_timeout": 120, "wait_sleep": 1}
+    done = ansible_task("vnf_instantiate", args)
+    assert not done.get("failed"), done.get("msg")
+    instance = done["vnf_instance"]
+    assert (instance["vnfInstanceName"], instance["vnfInstanceDescription"]) == ("created", "from create.json")
+    # The request's metadata, and the namespace, as Tacker v2 adds it.
+    assert instance["metadata"] == {"dummy-key": "dummy-val", "namespace": k8s_namespace}
+    # A re-run with other metadata finds the instance, changes nothing and says so.
+    again = ansible_task("vnf_instantiate", dict(args, create_request=dict(create, metadata={"dummy-key": "other"})))
+    assert again["changed"] is False and again["vnf_instance"]["metadata"]["dummy-key"] == "dummy-val"
+    assert any("create_request.metadata" in line for line in again["plan"]["warnings"]), again["plan"]
+    # Another package's vnfdId, or a name the option contradicts: refused before any write.
+    mark = k8s_audit.mark()
+    for bad, field in ((dict(create, vnfdId="another-vnfd"), "vnfdId"), (dict(create, vnfInstanceName="other"), "vnfInstanceName")):
+        refused = ansible_task("vnf_instantiate", dict(args, create_request=bad, vnf_instance_name="created-2"))
+        assert refused.get("failed") and "CreateVnfRequest" in refused["msg"] and field in refused["msg"], refused.get("msg")
+    assert k8s_audit.writes(mark, user=ADMIN_USER) == []
+
+
 def test_unknown_kind_is_refused_before_any_write(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace, k8s_audit):
     widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}}
     package = package_with(tmp_path, multi_ns, {"widget.yaml": [widget]})

@@ -7,8 +7,14 @@ As on Kubernetes (k8s/test_cnf_name_race.py), each pair runs the OpenStack path 
 two threads released by one barrier, each with its own connection, against the lab's real Heat: both find no instance
 of the name and plan one, so both reach the record's first write, where the name is claimed (heat/name_claim.py). Heat
 lets two creates of one stack name in at once (the claim looks again after its create for that): the test holds 0
-duplicates whatever Heat did. 25 pairs, not 50: a pair here creates a real stack (about 8 s on the lab, where a
-Kubernetes pair takes about 1 s), and the package is userdata_standard with a BaseHOT of no server, for the same reason.
+duplicates whatever Heat did. A pair creates a real stack (about 8 s on the lab), so the package is userdata_standard
+with a BaseHOT of no server, and each pair's stack is deleted once checked (Heat's default quota is 100 stacks a
+project, and the other tier-2 tests create theirs meanwhile).
+
+The lab's Heat runs its engine in threads (tools/lab/openstack/heat_all.py), where two stack creates at one moment
+could send a trust request with the stack domain admin's domain-scoped token, which Keystone refuses (HTTP 403; 3 of
+about 150 creates before the lab serialised Heat's Keystone calls, 0 of 150 since). Should it happen, that run failed
+before writing anything, as a run meeting any VIM error there does: it is counted apart.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
 
 pytestmark = pytest.mark.tier2
 
-PAIRS = 25
+PAIRS = 50
 SERVERLESS_HOT = """heat_template_version: 2013-05-23
 description: sample3 without servers (the race is at the record's first write, not in Nova)
 parameters:
@@ -71,7 +77,7 @@ def stack_of(admin_conn, name, outcomes=None):
 def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_other_writes_nothing(lab, admin_conn, serverless_package):
     run = uuid.uuid4().hex[:6]
     names = ["racer-{0}-{1}".format(run, index) for index in range(PAIRS)]
-    refused = found = 0
+    refused = found = heat_refused = 0
     try:
         for name in names:
             outcomes = started_together(runner.run_instantiate, params(serverless_package, name))
@@ -85,13 +91,17 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
             assert succeeded and all(result["vnf_instance"]["id"] == winner["id"] for result in succeeded), (name, outcomes)
             assert any(result["changed"] for result in succeeded), outcomes
             for result, error in outcomes:
-                if error is not None:
+                if error is not None and "Failed to create stack" in error and "HTTP 403" in error:
+                    heat_refused += 1  # the lab's Heat (above): nothing was written
+                elif error is not None:
                     # Refused at the claim, or (a step later) by the winner's record: either names the winner.
                     assert winner["id"] in error and ("instance {0!r} is being created by run".format(name) in error
                                                       or "has that name" in error or "PROCESSING" in error), error
                     refused += 1
                 elif not result["changed"]:
                     found += 1
+            if name not in names[:2]:  # the first two stay for the renames below
+                admin_conn.orchestration.delete_stack(admin_conn.orchestration.find_stack(stack))
         # A rename to a name another instance has is refused before any write; to a free name it claims that name.
         first, second, renamed = names[0], names[1], names[0] + "-renamed"
         rename = dict(params(serverless_package, first), package=None, delete_removed=False, request={"vnfInstanceName": second})
@@ -108,5 +118,5 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
             admin_conn.orchestration.delete_stack(stack)
         for stack in gone:
             admin_conn.orchestration.wait_for_delete(stack, wait=600)
-    print("{0} pairs: {1} losers refused, {2} found the instance".format(PAIRS, refused, found))
-    assert refused + found == PAIRS and refused > 0, (refused, found)
+    print("{0} pairs: {1} losers refused, {2} found the instance, {3} refused by Heat".format(PAIRS, refused, found, heat_refused))
+    assert refused + found + heat_refused == PAIRS and refused > 0, (refused, found, heat_refused)

@@ -30,6 +30,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     heat_writes,
     info_of,
     op_occ,
+    record_of,
     repackaged,
     servers,
     stack_of,
@@ -179,6 +180,9 @@ def test_instantiate_as_tacker(lab, admin_conn, ansible_task, packages, net_ids,
     assert [(link["id"], link["vnfVirtualLinkDescId"], link["networkResource"]["resourceId"]) for link in managed] == [
         ("ext_managed_vl_1", "internalVL1", net_ids["net_mgmt"])]
     assert "password" not in json.dumps(result["vnf_instance"]["vimConnectionInfo"])
+    # Nor does the stored record (what anyone who may read the project's stacks reads) hold the VIM password.
+    stored = record_of(admin_conn, info["metadata"]["stack_name"])
+    assert stored and request["vimConnectionInfo"]["vim1"]["accessInfo"]["password"] not in json.dumps(stored)
 
 
 def test_python_scripts_are_refused_without_the_opt_in_and_nothing_is_written(lab, ansible_task, net_ids, scripted):

@@ -50,6 +50,37 @@ def serialize_sqlite_writes():
             conn.info['in_transaction'] = True
 
 
+def serialize_keystone_calls():
+    """Let one engine thread at a time call Keystone through Heat's client (trusts, stack domain users, tokens).
+
+    Two stack creates at one moment (a trust for one, the stack domain user of a wait condition for the other) now
+    and then sent the trust request with the stack domain admin's domain-scoped token, which Keystone refuses (HTTP
+    403, identity:create_trust): the client is not safe in threads, and the engine runs in threads here.
+    """
+    import functools
+    import inspect
+
+    from heat.engine.clients.os.keystone import heat_keystoneclient
+
+    lock = threading.RLock()  # re-entrant: the wrapper's methods call one another
+    wrapper = heat_keystoneclient.KsClientWrapper
+
+    def locked(method):
+        @functools.wraps(method)
+        def call(*args, **kwargs):
+            with lock:
+                return method(*args, **kwargs)
+        return call
+
+    for name, member in list(vars(wrapper).items()):
+        if name.startswith('__'):
+            continue
+        if isinstance(member, property):
+            setattr(wrapper, name, property(locked(member.fget)))
+        elif inspect.isfunction(member):
+            setattr(wrapper, name, locked(member))
+
+
 def main():
     host, port, rest = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     serialize_ast_parse()
@@ -61,6 +92,7 @@ def main():
     config.set_config_defaults()
     messaging.setup()
     from heat.engine import service as engine  # registers the engine's options
+    serialize_keystone_calls()
     config.startup_sanity_check()
 
     srv = engine.EngineService(CONF.host, rpc_api.ENGINE_TOPIC)

@@ -36,8 +36,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
-                     allow_cluster_scoped=False, waits=None, option_namespace=None):
-    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says."""
+                     allow_cluster_scoped=False, waits=None, option_namespace=None, metadata=None):
+    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says; a new instance has ``metadata``."""
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
     request = validate_instantiate_request(request, vnfd)
@@ -52,7 +52,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
                               "namespace {0!r} does not exist and the def files do not create it".format(namespace))
     store = SecretRecordStore(api, namespace)
     found = store.find(instance_id, name)
-    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)
+    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, metadata, instance_id), [], None)
     wanted = instantiation_summary(request, namespace)
     if instance.get("instantiationState") == INSTANTIATED:
         return already_instantiated(instance, wanted, store, op_occs, version)

@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, waits, with_metadata_warning
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
@@ -36,9 +36,10 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
 
     api, _namespace = kube_api(params)
     with load_package(params["package"], operation="instantiate") as package:
-        operation = plan_instantiate(
-            api, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-            params.get("vnf_instance_id"), params["namespace_policy"], params["allow_cluster_scoped"], waits(params), params.get("namespace"))
+        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
+        operation = plan_instantiate(api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
+                                     params["allow_cluster_scoped"], waits(params), params.get("namespace"), metadata)
+    operation = with_metadata_warning(operation, metadata)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 

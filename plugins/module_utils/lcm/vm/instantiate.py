@@ -50,8 +50,10 @@ def instantiation_summary(request):
     return {key: request.get(key) for key in keys}
 
 
-def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False, allow_scripts=False):
-    """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT.
+def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False, allow_scripts=False,
+                     metadata=None):
+    """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT; a new instance
+    has ``metadata``.
 
     ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py).
     """
@@ -63,7 +65,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     flavour = package.flavour(flavour_id)
     store = HeatRecordStore(vim.stacks)
     found = store.find(instance_id, name)
-    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, instance_id=instance_id), [], None)
+    instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, metadata, instance_id), [], None)
     wanted = instantiation_summary(request)
     if instance.get("instantiationState") == INSTANTIATED:
         return already_instantiated(instance, wanted, store, op_occs, version)

@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import No
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, info
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, waits, with_metadata_warning
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal, scale, shared, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
@@ -65,9 +65,10 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
     # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
     # and images come from Glance by name, not from the package.
     with load_package(params["package"]) as package:
-        operation = instantiate.plan_instantiate(vim, package, params["vnf_instance_name"], params["request"], params.get("vnf_instance_description"),
-                                                 params.get("vnf_instance_id"), waits(params), preview=check_mode or diff_mode,
-                                                 allow_scripts=params.get("allow_package_scripts"))
+        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
+        operation = instantiate.plan_instantiate(vim, package, name, params["request"], description, params.get("vnf_instance_id"), waits(params),
+                                                 preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata)
+    operation = with_metadata_warning(operation, metadata)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
