@@ -344,6 +344,18 @@ vnf_lcm_op_occ:
   sample:
     operation: INSTANTIATE
     operationState: COMPLETED
+answers:
+  description: "Kubernetes: each review of RV(plan.ask) with the API server's answer, its C(status) (for example
+    C(allowed) of a SubjectAccessReview)."
+  returned: when the instantiate asked reviews
+  type: list
+  elements: dict
+  sample:
+    - kind: LocalSubjectAccessReview
+      file: Files/kubernetes/local-subject-access-review.yaml
+      namespace: tenant-a
+      status:
+        allowed: true
 plan:
   description: What the operation does and why.
   returned: always
@@ -365,6 +377,15 @@ plan:
       elements: dict
     create:
       description: The objects to create, in creation order.
+      type: list
+      elements: dict
+    ask:
+      description:
+        - "Kubernetes: the def files' reviews (SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview,
+          SelfSubjectRulesReview, TokenReview, SelfSubjectReview), in package order: C(kind), C(file), C(namespace)
+          (a namespaced one is asked in the VNF's namespace). The API server answers them and keeps nothing, so they are
+          not the VNF's objects: not recorded, not deleted at terminate. They are asked once the objects are created;
+          check mode and a re-run of an instantiated CNF ask nothing."
       type: list
       elements: dict
     vdus:

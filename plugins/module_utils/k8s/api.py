@@ -121,6 +121,12 @@ class KubeApi:
         return self._call("POST", path, "create", _what(obj["kind"], meta["name"], namespace or meta.get("namespace")), body=obj,
                           dry_run=dry_run)
 
+    def ask(self, obj, namespace=None, dry_run=False):
+        """POST a review (manifests.CREATE_ONLY_KINDS): the API server's answer, the object with its ``status``; it stores
+        nothing, so asking again is harmless. ``dry_run``: its verdict on the question (RBAC, validation) only."""
+        path = self.path(obj["apiVersion"], obj["kind"], namespace)
+        return self._call("POST", path, "ask", obj["kind"] + (" in namespace " + namespace if namespace else ""), body=obj, dry_run=dry_run)
+
     def replace(self, obj, dry_run=False):
         """PUT; ``metadata.resourceVersion`` in ``obj`` makes it conditional (a lost race is a ConflictError)."""
         meta = obj["metadata"]

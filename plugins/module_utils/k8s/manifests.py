@@ -8,6 +8,10 @@ Records are what the namespace, ordering, ownership and VNFC helpers of this pac
 
 A request may only use def files the package declares (as Tacker, which answers CnfDefinitionNotFound),
 at most MAX_KUBERNETES_OBJECTS objects in all, each at most MAX_KUBERNETES_OBJECT_BYTES as JSON.
+
+The review kinds (CREATE_ONLY_KINDS) are questions to the API server, not objects: it answers their create (their
+``status``) and keeps nothing, so they need no name. They are set apart from the VNF's objects as they are read
+(:func:`load_manifests`): nothing that owns, records, dry-runs or deletes objects ever sees them.
 """
 
 from __future__ import annotations
@@ -27,6 +31,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import (
 INSTANTIATE_VNF_REQUEST = "InstantiateVnfRequest"
 DEF_FILES_PARAM = "lcm-kubernetes-def-files"
 DEF_FILES_FIELD = "additionalParams." + DEF_FILES_PARAM
+# (API group, kind) of the objects the API server answers and does not store; Tacker v2 deploys them too.
+CREATE_ONLY_KINDS = frozenset([
+    ("authorization.k8s.io", "SubjectAccessReview"),
+    ("authorization.k8s.io", "LocalSubjectAccessReview"),
+    ("authorization.k8s.io", "SelfSubjectAccessReview"),
+    ("authorization.k8s.io", "SelfSubjectRulesReview"),
+    ("authentication.k8s.io", "TokenReview"),
+    ("authentication.k8s.io", "SelfSubjectReview"),
+])
 
 
 def def_files_field(position=None):
@@ -60,11 +73,12 @@ def requested_def_files(request, what=INSTANTIATE_VNF_REQUEST):
     return result
 
 
-def load_manifests(package, request, what=INSTANTIATE_VNF_REQUEST):
+def load_manifests(package, request, what=INSTANTIATE_VNF_REQUEST, create_only=None):
     """Manifest records for the request's def files, in request order (a file's objects in file order).
 
     ``package`` is a read VnfPackage; only files it recognised as Kubernetes def files, and declares in
-    TOSCA.meta or as a VNFD artifact, are accepted.
+    TOSCA.meta or as a VNFD artifact, are accepted. The records of review kinds go to the list ``create_only``, in
+    package order; without the list, they are left out.
     """
     data = package.to_dict()
     known = set(data["kubernetes_def_files"])
@@ -72,9 +86,19 @@ def load_manifests(package, request, what=INSTANTIATE_VNF_REQUEST):
     records = []
     for position, relpath in enumerate(requested_def_files(request, what)):
         check_def_file_usable(relpath, known, declared, what, position)
-        records.extend(manifest_records(relpath, package.load_yaml_documents(relpath)))
-        check_object_count(len(records), relpath, what, position)
+        for record in manifest_records(relpath, package.load_yaml_documents(relpath)):
+            if not is_create_only(record["object"]):
+                records.append(record)
+            elif create_only is not None:
+                create_only.append(record)
+        check_object_count(len(records) + len(create_only or ()), relpath, what, position)
     return records
+
+
+def is_create_only(obj):
+    """A review kind (CREATE_ONLY_KINDS): its create is a question the API server answers, storing nothing."""
+    group = (obj.get("apiVersion") or "").rpartition("/")[0]
+    return (group, obj.get("kind")) in CREATE_ONLY_KINDS
 
 
 def declared_files(package_data):
@@ -111,7 +135,7 @@ def manifest_records(relpath, documents):
 
 def check_object_size(obj, relpath, index):
     """etcd refuses a larger object, after the objects before it were created: refuse it before any is."""
-    label = "document {0} ({1} {2})".format(index + 1, obj["kind"], obj["metadata"]["name"])
+    label = "document {0} ({1} {2})".format(index + 1, obj["kind"], (obj.get("metadata") or {}).get("name") or "")
     try:
         # default=str: the Kubernetes client sends YAML dates as ISO strings of the same length.
         text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=str)
@@ -124,13 +148,17 @@ def check_object_size(obj, relpath, index):
 
 
 def check_manifest_object(obj, relpath, index):
-    """apiVersion, kind and metadata.name are what every later step identifies an object by."""
+    """apiVersion, kind and metadata.name are what every later step identifies an object by (a review needs no name)."""
     if not isinstance(obj, dict):
         raise PackageError(relpath, "document {0} is not a Kubernetes object".format(index + 1))
     for field in ("apiVersion", "kind"):
         if not isinstance(obj.get(field), str) or not obj[field]:
             raise PackageError(relpath, "document {0}: {1} is required".format(index + 1, field))
     metadata = obj.get("metadata")
+    if is_create_only(obj):
+        if metadata is not None and not isinstance(metadata, dict):
+            raise PackageError(relpath, "document {0} ({1}): metadata must be a mapping".format(index + 1, obj["kind"]))
+        return
     if not isinstance(metadata, dict) or not isinstance(metadata.get("name"), str) or not metadata["name"]:
         raise PackageError(relpath, "document {0} ({1}): metadata.name is required".format(index + 1, obj["kind"]))
     namespace = metadata.get("namespace")
@@ -158,7 +186,7 @@ def namespace_of(item):
 
 def describe(item):
     """``Kind name``, with ``(file)`` for a record: how messages name an object."""
-    text = "{0} {1}".format(kind_of(item), name_of(item))
+    text = " ".join(part for part in (kind_of(item), name_of(item)) if part)  # a review has no name
     if isinstance(item, dict) and "file" in item and "object" in item:
         text += " ({0})".format(item["file"])
     return text

@@ -332,6 +332,57 @@ def test_a_tacker_create_request_names_the_instance_and_gives_it_metadata(ansibl
     assert k8s_audit.writes(mark, user=ADMIN_USER) == []
 
 
+REVIEWS = [
+    {"apiVersion": "authorization.k8s.io/v1", "kind": "LocalSubjectAccessReview", "metadata": {"namespace": "default"},
+     "spec": {"user": "nobody", "resourceAttributes": {"group": "apps", "resource": "deployments", "verb": "create"}}},
+    {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+     "spec": {"resourceAttributes": {"group": "apps", "resource": "deployments", "verb": "create"}}},
+    {"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview",
+     "spec": {"user": "nobody", "resourceAttributes": {"group": "apps", "resource": "deployments", "verb": "create"}}},
+]
+
+
+def test_reviews_of_the_def_files_are_answered_never_recorded_nor_deleted(ansible_task, k8s_lab, kube, multi_ns, tmp_path, k8s_namespace, k8s_audit):
+    """Tacker v2 deploys the review kinds (its test_instantiate_cnf_resources has each): the API server answers their
+    create and keeps nothing. They need no name, are asked once the objects exist, and are no object of the VNF."""
+    from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, def_files, deployment
+
+    package = build_package(multi_ns, str(tmp_path / "reviews"), "1f0ad4a4-95f6-4a4c-9b1c-6d2f0c7a5e01",
+                            {"vdu2.yaml": [deployment("vdu2", "nginx")], "reviews.yaml": REVIEWS})
+    body = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": def_files(["vdu2.yaml", "reviews.yaml"])}}
+    args = {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "asks", "request": body, "wait_timeout": 120, "wait_sleep": 1}
+    planned = ansible_task("vnf_instantiate", args, check=True)
+    assert not planned.get("failed"), planned.get("msg")
+    assert [(item["kind"], item["namespace"]) for item in planned["plan"]["ask"]] == [
+        ("LocalSubjectAccessReview", k8s_namespace), ("SelfSubjectAccessReview", None), ("SubjectAccessReview", None)]
+    assert "answers" not in planned
+    done = ansible_task("vnf_instantiate", args)
+    assert not done.get("failed"), done.get("msg")
+    # The lab's admin may create Deployments; "nobody" may not.
+    assert [(item["kind"], item["status"]["allowed"]) for item in done["answers"]] == [
+        ("LocalSubjectAccessReview", False), ("SelfSubjectAccessReview", True), ("SubjectAccessReview", False)]
+    kept = done["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["vnflcm"]
+    assert [item["kind"] for item in kept["resources"]] == ["Deployment"] and "Review" not in json.dumps(kept["deployed"])
+    # A re-run asks nothing.
+    mark = k8s_audit.mark()
+    again = ansible_task("vnf_instantiate", args)
+    assert again["changed"] is False and "answers" not in again
+    assert not [line for line in k8s_audit.writes(mark, user=ADMIN_USER) if "review" in json.dumps(line).lower()]
+    gone = ansible_task("vnf_terminate", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "asks",
+                                          "delete_instance": True, "wait_timeout": 120, "wait_sleep": 1})
+    assert not gone.get("failed"), gone.get("msg")
+
+    # A question the API server refuses (a SubjectAccessReview must name a user or a group): refused before any write,
+    # naming its file, by the dry run of every question.
+    bad = build_package(multi_ns, str(tmp_path / "bad-reviews"), "1f0ad4a4-95f6-4a4c-9b1c-6d2f0c7a5e02",
+                        {"vdu2.yaml": [deployment("vdu2", "nginx")], "bad.yaml": [dict(REVIEWS[2], spec={"resourceAttributes": {"verb": "get"}})]})
+    bad_body = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": def_files(["vdu2.yaml", "bad.yaml"])}}
+    mark = k8s_audit.mark()
+    refused = ansible_task("vnf_instantiate", dict(args, package=bad, vnf_instance_name="asks-badly", request=bad_body))
+    assert refused.get("failed") and "Files/kubernetes/bad.yaml" in refused["msg"] and "SubjectAccessReview" in refused["msg"], refused.get("msg")
+    assert k8s_audit.writes(mark, user=ADMIN_USER) == []
+
+
 def test_unknown_kind_is_refused_before_any_write(ansible_task, k8s_lab, multi_ns, tmp_path, k8s_namespace, k8s_audit):
     widget = {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w1"}}
     package = package_with(tmp_path, multi_ns, {"widget.yaml": [widget]})

@@ -9,7 +9,9 @@ Nothing here writes before the plan is complete; the writes happen in the operat
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VnfLcmError
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
@@ -43,7 +45,8 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     request = validate_instantiate_request(request, vnfd)
     flavour = vnfd["flavours"][request["flavourId"]]
     params = request.get("additionalParams") or {}
-    manifests = load_manifests(package, request)
+    reviews = []
+    manifests = load_manifests(package, request, create_only=reviews)
     namespace_plan = resolve_namespace(params.get("namespace"), manifests, api.is_namespaced, namespace_policy, allow_cluster_scoped,
                                        option_namespace=option_namespace)
     namespace = namespace_plan["namespace"]
@@ -60,6 +63,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     level_id = request.get("instantiationLevelId")
     records = sized_records(flavour, namespace_plan["manifests"], level_id)
     records = sort_for_create([label_record(record, instance["id"]) for record in records])
+    questions = placed_questions(api, reviews, namespace)
     vdus = vdu_workloads(flavour, records)
     plan = {
         "operation": occ.INSTANTIATE,
@@ -70,6 +74,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         "cluster_scoped": namespace_plan["cluster_scoped"],
         "warnings": namespace_plan["warnings"],
         "create": [dict(ref(record["object"]), file=record["file"]) for record in records],
+        "ask": [shown_question(question) for question in questions],
         "vdus": {vdu_id: dict(ref(record["object"]), replicas=(record["object"].get("spec") or {}).get("replicas"))
                  for vdu_id, record in vdus.items()},
     }
@@ -89,6 +94,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         store.check_name_free(instance)
     try:
         dry_run_creates(api, [record for record in records if judged_now(record)], instance["id"])
+        dry_run_questions(api, [question for question in questions if question["namespace"] not in later])
     except ValidationError:
         if found is None:
             store.check_name_free(instance)
@@ -102,6 +108,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             claimed.append(ref(obj))
         try:
             dry_run_creates(api, [record for record in records if not judged_now(record)], instance["id"])
+            dry_run_questions(api, [question for question in questions if question["namespace"] in later])
         except VnfLcmError:
             for item in claimed:
                 api.delete(item["apiVersion"], item["kind"], item["name"])
@@ -123,6 +130,10 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         }
         if request.get("vimConnectionInfo"):
             result["vimConnectionInfo"] = recordable_vims(request["vimConnectionInfo"])
+        if questions:
+            # Once the VNF's objects exist (a review may ask about the RBAC they bring); their answers are the run's only.
+            progress["result"] = {"answers": [dict(shown_question(question), status=(api.ask(question["object"], question["namespace"]) or {})
+                                                   .get("status")) for question in questions]}
         if waits.enabled:
             wait_ready(api, others, waits.deadline())
         result = refresh_vnfcs(api, result, vdus)
@@ -136,6 +147,39 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
                      instance_while_running=pending,
                      diff={"before": {"instantiationState": instance.get("instantiationState")},
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
+
+
+def placed_questions(api, reviews, namespace):
+    """The package's reviews (manifests.CREATE_ONLY_KINDS) as they will be asked, in package order: a namespaced one in
+    the VNF's namespace. A kind this cluster does not serve is refused now, before any write."""
+    questions = []
+    for record in reviews:
+        obj = record["object"]
+        namespaced = api.is_namespaced(obj["apiVersion"], obj["kind"])
+        if namespaced is None:
+            raise ValidationError(INSTANTIATE_VNF_REQUEST, record["file"], "{0} ({1}) is not served by this cluster".format(obj["kind"], obj["apiVersion"]))
+        question = copy.deepcopy(obj)
+        if namespaced:
+            question.setdefault("metadata", {})["namespace"] = namespace
+            # A LocalSubjectAccessReview asks about its own namespace: the API server wants both the same.
+            attributes = (question.get("spec") or {}).get("resourceAttributes")
+            if isinstance(attributes, dict):
+                attributes["namespace"] = namespace
+        questions.append({"object": question, "file": record["file"], "namespace": namespace if namespaced else None})
+    return questions
+
+
+def dry_run_questions(api, questions):
+    """The API server's verdict on asking each review (may this user ask it, is it valid), before the first write."""
+    for question in questions:
+        try:
+            judged(INSTANTIATE_VNF_REQUEST, question, api.ask, question["object"], question["namespace"], dry_run=True)
+        except VimError as error:
+            raise ValidationError(INSTANTIATE_VNF_REQUEST, question["file"], error.reason)
+
+
+def shown_question(question):
+    return {"kind": question["object"]["kind"], "file": question["file"], "namespace": question["namespace"]}
 
 
 def with_pending_resources(instance, flavour_id, namespace, resources):

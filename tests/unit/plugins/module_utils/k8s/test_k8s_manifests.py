@@ -234,3 +234,23 @@ def test_an_object_that_cannot_be_json_is_refused():
     with pytest.raises(PackageError) as err:
         m.manifest_records("Files/kubernetes/c.yaml", [obj])
     assert "Files/kubernetes/c.yaml: document 1 (ConfigMap c) cannot be sent as JSON: keys must be str" in err.value.msg
+
+
+def test_reviews_need_no_name_and_are_set_apart_in_package_order(fixtures_dir):
+    """Tacker's test_instantiate_cnf_resources deploys the review kinds: questions the API server answers, not objects."""
+    files = ["Files/kubernetes/local-subject-access-review.yaml", "Files/kubernetes/deployment.yaml",
+             "Files/kubernetes/self-subject-access-review_and_self-subject-rule-review.yaml", "Files/kubernetes/subject-access-review.yaml",
+             "Files/kubernetes/token-review.yaml"]
+    with load_package(os.path.join(fixtures_dir, "test_instantiate_cnf_resources")) as package:
+        reviews = []
+        records = m.load_manifests(package, request_for(*files), create_only=reviews)
+        assert [record["object"]["kind"] for record in records] == ["Deployment"]
+        assert [(record["object"]["kind"], record["file"]) for record in reviews] == [
+            ("LocalSubjectAccessReview", files[0]), ("SelfSubjectAccessReview", files[2]), ("SelfSubjectRulesReview", files[2]),
+            ("SubjectAccessReview", files[3]), ("TokenReview", files[4])]
+        # Without the list (modify, change of package), they are left out.
+        assert [record["object"]["kind"] for record in m.load_manifests(package, request_for(*files))] == ["Deployment"]
+    assert m.is_create_only({"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview"})
+    assert not m.is_create_only({"apiVersion": "v1", "kind": "SubjectAccessReview"})
+    with pytest.raises(PackageError, match="metadata must be a mapping"):
+        m.manifest_records("f.yaml", [{"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "metadata": "x"}])

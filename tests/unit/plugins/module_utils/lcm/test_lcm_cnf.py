@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate import placed_questions, shown_question
 
 READY = {"conditions": [{"type": "Ready", "status": "True"}]}
 
@@ -69,3 +70,26 @@ def test_every_operation_the_collection_resumes_has_its_resumer_on_kubernetes_bu
     from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
 
     assert set(resume.RESUMERS) == op_occ.RETRYABLE - {op_occ.CHANGE_EXT_CONN}
+
+
+class Served:
+    """Discovery as the planner of reviews asks it: kind -> namespaced (absent: not served)."""
+
+    def __init__(self, kinds):
+        self.kinds = kinds
+
+    def is_namespaced(self, api_version, kind):
+        return self.kinds.get(kind)
+
+
+def test_reviews_are_asked_in_the_vnf_namespace_when_namespaced_and_a_kind_not_served_is_refused_before_any_write():
+    local = {"apiVersion": "authorization.k8s.io/v1", "kind": "LocalSubjectAccessReview", "metadata": {"namespace": "default"}, "spec": {}}
+    cluster = {"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview", "spec": {}}
+    reviews = [{"file": "a.yaml", "index": 0, "object": local}, {"file": "b.yaml", "index": 0, "object": cluster}]
+    questions = placed_questions(Served({"LocalSubjectAccessReview": True, "SubjectAccessReview": False}), reviews, "tenant-a")
+    assert [shown_question(question) for question in questions] == [
+        {"kind": "LocalSubjectAccessReview", "file": "a.yaml", "namespace": "tenant-a"},
+        {"kind": "SubjectAccessReview", "file": "b.yaml", "namespace": None}]
+    assert questions[0]["object"]["metadata"]["namespace"] == "tenant-a" and local["metadata"]["namespace"] == "default"
+    with pytest.raises(ValidationError, match="b.yaml: SubjectAccessReview .* is not served by this cluster"):
+        placed_questions(Served({"LocalSubjectAccessReview": True}), reviews, "tenant-a")
