@@ -47,10 +47,11 @@ def read_claim(stack):
     return held
 
 
-def live_claims(stacks, stack_name):
-    """The claim stacks of this name that Heat does not delete (a deleted one still lists for a moment)."""
+def live_claims(stacks, stack_name, besides=None):
+    """The claim stacks of this name that Heat does not delete (a deleted one still lists for a moment), but ``besides``."""
     return [stack for stack in stacks.list(name=stack_name)
-            if stack["stack_name"] == stack_name and not (stack.get("stack_status") or "").startswith("DELETE")]
+            if stack["stack_name"] == stack_name and not (stack.get("stack_status") or "").startswith("DELETE")
+            and stack["id"] != (besides or {}).get("id")]
 
 
 class NameClaims:
@@ -79,7 +80,7 @@ class NameClaims:
                     self.stacks.delete(claim)
                     self.stacks.wait_deleted(claim, GRACE_SECONDS)
                 continue
-            others = [claim for claim in live_claims(self.stacks, stack_name) if claim["id"] != mine["id"]]
+            others = live_claims(self.stacks, stack_name, besides=mine)
             if others and not self._outlasts(mine, others, stack_name):
                 self.release(mine)
                 raise name_held(instance["vnfInstanceName"], WHERE, read_claim(min(others, key=lambda claim: claim["id"])))
@@ -95,7 +96,7 @@ class NameClaims:
             return False
         for _poll in range(OUTLAST_POLLS):
             self.stacks.pause()
-            if not [claim for claim in live_claims(self.stacks, stack_name) if claim["id"] != mine["id"]]:
+            if not live_claims(self.stacks, stack_name, besides=mine):
                 return True
         return False
 

@@ -31,7 +31,7 @@ import json
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import WHERE, NameClaims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS, WHERE, NameClaims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import FAILED_TEMP, TERMINAL_STATES
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
@@ -45,8 +45,9 @@ STACK_PREFIX = "vnf-"
 # record resource exists).
 READ_BACK_ATTEMPTS = 12
 SIGNAL_SECONDS = 90
-# A stack of ours still creating without a record after this long lost its runner (the record comes within seconds).
-ORPHAN_AFTER_SECONDS = 300
+# A stack of ours still creating without a record after this long lost its runner (the record comes within seconds),
+# as a name claim that old did.
+ORPHAN_AFTER_SECONDS = GRACE_SECONDS
 # An op occ in one of these ended: a claim still held when it is saved had no record to hand the name to.
 ENDED_STATES = TERMINAL_STATES | {FAILED_TEMP}
 
