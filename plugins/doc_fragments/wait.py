@@ -39,6 +39,23 @@ options:
         synchronised (NTP).
     type: int
     default: 120
+  end_hook:
+    description:
+      - "An Ansible task file run as the operation's last step, after the VNFD's C(<operation>_end) interface script and
+        while its operation occurrence is still C(PROCESSING): when it fails (or outlives O(wait_timeout)) the
+        operation fails, C(FAILED_TEMP), and M(nfv.vnflcm.vnf_lcm_op_occ) can retry it (running the hook again) or roll
+        it back. A rollback runs no hook."
+      - It runs in a play of its own on localhost (C(ansible-playbook) next to the Python that runs the module), as
+        coordination hooks do, with the variables of O(end_hook_vars) and C(vnf_lifecycle_hook_vnf_instance) (the
+        instance as the operation leaves it) and C(vnf_lifecycle_hook_lcm_op_occ) (the op occ, C(PROCESSING)). The
+        play's own variables and inventory are not visible to it.
+      - The role nfv.vnflcm.vnf_lifecycle passes its C(<operation>_end) hooks here.
+    type: path
+  end_hook_vars:
+    description:
+      - Extra variables for O(end_hook). The credentials in them (the request's) are masked in the module's output
+        as those of the request are.
+    type: dict
 """
 
     # For the modules that only read (vnf_info, vnf_package_info): the same options, accepted so that
@@ -68,4 +85,12 @@ options:
       - Not used by this module (see O(wait)).
     type: int
     default: 120
+  end_hook:
+    description:
+      - Not used by this module (see O(wait)).
+    type: path
+  end_hook_vars:
+    description:
+      - Not used by this module (see O(wait)).
+    type: dict
 """

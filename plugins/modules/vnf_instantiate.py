@@ -232,7 +232,20 @@ options:
         of theirs that names the script is refused. A change of package runs the new package's script with
         M(nfv.vnflcm.vnf_change_pkg)'s O(nfv.vnflcm.vnf_change_pkg#module:allow_package_scripts)."
       - Without it, a request that names such a script is refused before anything is written, and the message names
-        this option. Kubernetes ignores it.
+        this option.
+      - "Both VIMs: run the VNFD's C(Vnflcm) interface scripts (a flavour's C(instantiate_start) ...
+        C(modify_information_end), each a Python artifact of the package), as Tacker v2 runs them: the operation's
+        C(<op>_start) script before its first write and C(<op>_end) after its last, both while the op occ is
+        C(PROCESSING), as C(<python> <script>) with Tacker's input pickled on stdin (C(operation), C(request),
+        C(vnf_instance), C(grant_request), C(grant_response), C(tmp_csar_dir)); a non-zero exit (or outliving
+        O(wait_timeout)) fails the operation, C(FAILED_TEMP): a retry runs both again, a rollback neither. The record
+        keeps the flavour's scripts with this choice, so scale, heal, terminate and modify run theirs too, until a change
+        of package brings the new package's (with its own opt-in). The differences from Tacker: C(tmp_csar_dir) holds
+        the interface scripts at their package paths, not the whole package; the grant request and grant are None (no
+        NFVO); the request and instance carry no VIM credentials, and the environment is E(PATH), E(HOME), the locale
+        and E(PYTHONPATH) only."
+      - "Without it the VNFD's interface scripts do not run, a package that lacks them is read all the same, and the
+        plan of every operation says which are not run (C(plan.interface_scripts)); the result's C(hooks_run) lists the scripts and end hook that ran."
     type: bool
     default: false
 extends_documentation_fragment:

@@ -94,6 +94,11 @@ WAIT_ARG_SPEC = {
     "wait_timeout": {"type": "int", "default": 600, "aliases": ["timeout"]},
     "wait_sleep": {"type": "int", "default": 2},
     "lease_seconds": {"type": "int", "default": 120},
+    # The role's <operation>_end task file, run inside the operation (engine.act).
+    "end_hook": {"type": "path"},
+    # Not no_log, which would mask every string in it (an operation's name) wherever it appears: the secrets inside
+    # (the request's) are masked by key, as the request's own are (common/module.py).
+    "end_hook_vars": {"type": "dict", "no_log": False},
 }
 
 # Which VNF instance an operation is about, and where its record is kept.

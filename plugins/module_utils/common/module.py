@@ -14,7 +14,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_s
 
 # Options whose values may hold a secret that no_log on the option cannot see: a kubeconfig or cloud
 # dict, a SOL003 request (vimConnectionInfo.accessInfo, vdu_params), a proxy URL with a password.
-OPTIONS_WITH_SECRETS = ("kubeconfig", "cloud", "auth", "request", "proxy", "proxy_headers")
+OPTIONS_WITH_SECRETS = ("kubeconfig", "cloud", "auth", "request", "proxy", "proxy_headers", "end_hook_vars")
 # Environment variables the clients read credentials from (K8S_AUTH_API_KEY, OS_PASSWORD, ...).
 CREDENTIAL_ENV_PREFIXES = ("K8S_AUTH_", "OS_")
 

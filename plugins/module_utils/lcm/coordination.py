@@ -149,28 +149,49 @@ def playbook_command():
 
 def run_hook(hook, variables, timeout, runner=subprocess.run):
     """Run the hook's task file for one VNFC; HookFailed with the end of its output when it fails."""
+    vnfc = variables["vnfc"]["resource"]
+    try:
+        run_tasks("coordination hook " + hook["name"], hook["tasks"], {"vnflcm_coordination": variables}, timeout, runner)
+    except TasksFailed as error:
+        raise HookFailed(hook["name"], vnfc, error.reason)
+    except OperationTimeout:
+        raise OperationTimeout("coordination hook {0} for VNFC {1}".format(hook["name"], vnfc), timeout)
+
+
+class TasksFailed(VnfLcmError):
+    """A task file run by :func:`run_tasks` failed: the reason is the end of its output."""
+
+    def __init__(self, name, output):
+        super().__init__("run", name, output[-OUTPUT_TAIL:].strip())
+
+
+def run_tasks(name, tasks, variables, timeout, runner=subprocess.run):
+    """Run the task file text ``tasks`` in a play of its own on localhost with the extra vars ``variables``.
+
+    TasksFailed (naming ``name``) with the end of its output when the play fails; OperationTimeout when it outlives ``timeout``.
+    """
     with tempfile.TemporaryDirectory(prefix="vnflcm-hook-") as work:
-        tasks = os.path.join(work, "hook.yml")
-        with open(tasks, "w", encoding="utf-8") as handle:
-            handle.write(hook["tasks"])
-        play = [{"name": "coordination hook " + hook["name"], "hosts": "localhost", "connection": "local", "gather_facts": False,
-                 "tasks": [{"ansible.builtin.include_tasks": tasks}]}]
+        path = os.path.join(work, "hook.yml")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(tasks)
+        play = [{"name": name, "hosts": "localhost", "connection": "local", "gather_facts": False,
+                 "tasks": [{"ansible.builtin.include_tasks": path}]}]
         playbook = os.path.join(work, "play.yml")
         with open(playbook, "w", encoding="utf-8") as handle:
             json.dump(play, handle)
-        # Extra vars in a file only the owner reads: vnfc params may carry passwords.
+        # Extra vars in a file only the owner reads: they may carry passwords.
         extra = os.path.join(work, "vars.json")
         with open(os.open(extra, os.O_WRONLY | os.O_CREAT, 0o600), "w", encoding="utf-8") as handle:
-            json.dump({"vnflcm_coordination": variables, "ansible_python_interpreter": sys.executable}, handle)
+            json.dump(dict(variables, ansible_python_interpreter=sys.executable), handle)
         command = [playbook_command(), "-i", "localhost,", playbook, "-e", "@" + extra]
         try:
             # In its own directory: the module's (the playbook's) may be gone by then, and ansible-playbook needs one.
             done = runner(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=max(1, timeout), check=False, cwd=work)
         except subprocess.TimeoutExpired:
-            raise OperationTimeout("coordination hook {0} for VNFC {1}".format(hook["name"], variables["vnfc"]["resource"]), timeout)
+            raise OperationTimeout(name, timeout)
     if done.returncode != 0:
         output = done.stdout.decode("utf-8", "replace") if isinstance(done.stdout, bytes) else str(done.stdout or "")
-        raise HookFailed(hook["name"], variables["vnfc"]["resource"], output)
+        raise TasksFailed(name, output)
 
 
 def run_script(hook, vnfc, given, timeout, runner=subprocess.run):

@@ -16,7 +16,7 @@ import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts, lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
@@ -37,10 +37,12 @@ class Operation:
     adds to the module result, ``progress["op_occ"]`` to the op occ (changedExtConnectivity, say).
     ``instance_while_running``: what the record says while the operation runs (and after a failure that
     left no other word), when that is more than ``instance``: e.g. the objects an instantiate may create.
+    ``scripts``: the VNFD's interface scripts of the package the operation is given (interface_scripts.for_package), when
+    they are not the ones ``instance``'s record keeps (instantiate, change of package).
     """
 
     def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None,
-                 instance_while_running=None):
+                 instance_while_running=None, scripts=None):
         self.name = name
         self.request = request
         self.instance = instance
@@ -53,6 +55,7 @@ class Operation:
         self.execute = execute
         self.diff = diff
         self.instance_while_running = instance_while_running or instance
+        self.scripts = scripts
 
 
 class Runs:
@@ -64,11 +67,17 @@ class Runs:
 
     lease_seconds = lease.DEFAULT_SECONDS
     interrupt = None
+    # How long a VNFD interface script or the end hook may run (the module's wait_timeout).
+    script_timeout = 600
+    # The role's <operation>_end task file, run as the operation's last step: ``{"name", "tasks", "variables"}``.
+    end_hook = None
 
 
-def configure(lease_seconds=None, interrupt=None):
+def configure(lease_seconds=None, interrupt=None, script_timeout=None, end_hook=None):
     Runs.lease_seconds = lease_seconds or lease.DEFAULT_SECONDS
     Runs.interrupt = interrupt
+    Runs.script_timeout = script_timeout or Runs.script_timeout
+    Runs.end_hook = end_hook
 
 
 class Progress(dict):
@@ -151,6 +160,9 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
 
 def _run(operation, check_mode, diff_mode, now, resume):
     store, op_occs, version = operation.store, operation.op_occs, operation.version
+    rollback = resume is not None and resume[0] == "rollback"
+    scripts = None if rollback else operation.scripts if operation.scripts is not None else interface_scripts.recorded(operation.instance)
+    with_scripts_note(operation.plan, interface_scripts.plan_note(scripts, operation.name))
     result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
@@ -170,12 +182,12 @@ def _run(operation, check_mode, diff_mode, now, resume):
     keeper.start(operation.instance_while_running, [current] + others)
     progress = Progress(keeper, current["id"])
     try:
-        instance = operation.execute(progress) if operation.changed else operation.instance
+        instance = act(operation, scripts, current, progress, rollback)
     except BaseException as error:  # noqa: B902 - whatever stops an operation, its op occ must say so
         keeper.stop()
         raise record_failure(keeper, operation, current, others, progress, error, now) from error
     keeper.stop()
-    done = occ.transition(current, "rolled_back" if resume and resume[0] == "rollback" else "complete", now())
+    done = occ.transition(current, "rolled_back" if rollback else "complete", now())
     if "resourceChanges" in progress:
         done["resourceChanges"] = progress["resourceChanges"]
     done.update(progress.get("op_occ") or {})
@@ -186,6 +198,37 @@ def _run(operation, check_mode, diff_mode, now, resume):
     result.update(progress.get("result") or {})
     result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
     return result
+
+
+def act(operation, scripts, op_occ, progress, rollback):
+    """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts and then the role's end hook, all
+    inside the op occ: a failing script or hook fails the operation (FAILED_TEMP), as in Tacker. A rollback runs none."""
+    if not rollback:
+        _ran(progress, interface_scripts.run(scripts, operation.name, "start", operation.request, operation.instance, Runs.script_timeout))
+    instance = operation.execute(progress) if operation.changed else operation.instance
+    if rollback:
+        return instance
+    _ran(progress, interface_scripts.run(scripts, operation.name, "end", operation.request, instance, Runs.script_timeout))
+    if Runs.end_hook:
+        variables = dict(Runs.end_hook.get("variables") or {}, vnf_lifecycle_hook_vnf_instance=interface_scripts.visible_instance(instance),
+                         vnf_lifecycle_hook_lcm_op_occ=op_occ)
+        coordination.run_tasks(Runs.end_hook["name"], Runs.end_hook["tasks"], variables, Runs.script_timeout)
+        _ran(progress, Runs.end_hook["name"])
+    return instance
+
+
+def _ran(progress, hook):
+    if hook:
+        progress.setdefault("result", {}).setdefault("hooks_run", []).append(hook)
+
+
+def with_scripts_note(plan, note):
+    """The plan says which of the VNFD's interface scripts the operation runs, or does not."""
+    if not note or not isinstance(plan, dict):
+        return
+    plan["interface_scripts"] = note
+    if isinstance(plan.get("lines"), list):
+        plan["lines"] = plan["lines"] + [interface_scripts.plan_line(note)]
 
 
 def record_failure(keeper, operation, current, others, progress, error, now):

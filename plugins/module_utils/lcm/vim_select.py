@@ -116,8 +116,8 @@ def main_for(operation, run_module, argument_spec, arg_groups, **module_kwargs):
     """
     module = VnfLcmModule(argument_spec=argument_spec, arg_groups=arg_groups, supports_check_mode=True, **module_kwargs)
     with interrupted_by_signals() as interrupt:
-        engine.configure(module.params.get("lease_seconds"), interrupt)
         try:
+            engine.configure(module.params.get("lease_seconds"), interrupt, module.params.get("wait_timeout"), end_hook(module.params))
             result = run_module(module, operation)
         except VnfLcmError as error:
             module.fail_from_error(error)
@@ -125,6 +125,20 @@ def main_for(operation, run_module, argument_spec, arg_groups, **module_kwargs):
             module.fail_from_error(VimError(ACTIONS.get(operation, operation), "VNF instance", engine.describe_exception(error)))
         else:
             module.exit_json(**result)
+
+
+def end_hook(params):
+    """The end hook the module options give (read now, so that a missing file fails before anything is written), or None."""
+    path = params.get("end_hook")
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tasks = handle.read()
+    except OSError as error:
+        raise ValidationError("module options", "end_hook", "cannot read the task file {0}: {1}".format(path, error.strerror))
+    variables = dict(params.get("end_hook_vars") or {})
+    return {"name": variables.get("vnf_lifecycle_hook_name") or os.path.basename(path), "tasks": tasks, "variables": variables}
 
 
 # How a failure outside any operation names what the module was doing.

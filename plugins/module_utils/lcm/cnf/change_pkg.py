@@ -31,6 +31,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -78,6 +79,7 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     job = change.plan_package_change(deployed, records, live, old_vdus, new_vdus, named, keeps_namespace=namespace)
     job.update(new_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in new_vdus.items()], old_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in old_vdus.items()])
     final = changed_record(instance, new_vnfd, flavour, request, job, scale_status)
+    final = interface_scripts.with_scripts(final, interface_scripts.for_package(package, final["instantiatedVnfInfo"]["flavourId"], allow_scripts, WHAT))
     changed = job["changed"] or not same_record(instance, final)
     dry_run_job(api, instance["id"], job, records, live)
     plan = plan_of(instance, job, hooks)
@@ -96,7 +98,7 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
 
     # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
     return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
-                     instance_while_running=with_resources_of(instance, job), diff=change_diff(job))
+                     instance_while_running=with_resources_of(instance, job), diff=change_diff(job), scripts=interface_scripts.recorded(final))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,8 +334,9 @@ def plan_retry(api, store, found, failed, package=None, waits=None, allow_script
     def execute(progress):
         return carry_out(api, instance, document, progress, waits)
 
+    # The new package's scripts, as the change itself ran them.
     return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
-                     instance_while_running=with_resources_of(instance, document["job"]))
+                     instance_while_running=with_resources_of(instance, document["job"]), scripts=interface_scripts.recorded(document["record"]))
 
 
 def plan_rollback(api, store, found, failed, waits=None):

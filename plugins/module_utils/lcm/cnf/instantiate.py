@@ -28,6 +28,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     refresh_vnfcs,
     without_instantiated_info,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -38,8 +39,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
-                     allow_cluster_scoped=False, waits=None, option_namespace=None, metadata=None):
-    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says; a new instance has ``metadata``."""
+                     allow_cluster_scoped=False, waits=None, option_namespace=None, metadata=None, allow_scripts=False):
+    """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says; a new instance has ``metadata``.
+    ``allow_scripts``: the user's opt-in to the VNFD's interface scripts (lcm/interface_scripts.py)."""
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
     request = validate_instantiate_request(request, vnfd)
@@ -60,6 +62,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     if instance.get("instantiationState") == INSTANTIATED:
         return already_instantiated(instance, wanted, store, op_occs, version)
 
+    scripts = interface_scripts.for_package(package, request["flavourId"], allow_scripts, INSTANTIATE_VNF_REQUEST)
     level_id = request.get("instantiationLevelId")
     records = sized_records(flavour, namespace_plan["manifests"], level_id)
     records = sort_for_create([label_record(record, instance["id"]) for record in records])
@@ -121,7 +124,8 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             created.append(ref(obj))
         result = dict(instance, instantiationState=INSTANTIATED)
         result = with_namespace(result, namespace)
-        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records)}
+        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records),
+                   interface_scripts.KEY: scripts}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",
@@ -144,7 +148,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
     # rollback needs no package and a terminate after a ``fail`` leaves nothing behind.
     pending = with_pending_resources(with_namespace(instance, namespace), request["flavourId"], namespace, [ref(record["object"]) for record in records])
     return Operation(occ.INSTANTIATE, request, with_namespace(instance, namespace), plan, store, op_occs, version, prepare=prepare, execute=execute,
-                     instance_while_running=pending,
+                     instance_while_running=interface_scripts.with_scripts(pending, scripts), scripts=scripts,
                      diff={"before": {"instantiationState": instance.get("instantiationState")},
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
 
@@ -251,4 +255,5 @@ def plan_resume(api, store, found, failed, event, waits, package=None, params=No
         return plan_instantiate_rollback(api, store, found, failed, package, waits)
     instance = found[0]
     return plan_instantiate(api, package, instance.get("vnfInstanceName"), failed.get("operationParams"), instance.get("vnfInstanceDescription"),
-                            instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits, params.get("namespace"))
+                            instance["id"], params["namespace_policy"], params["allow_cluster_scoped"], waits, params.get("namespace"),
+                            allow_scripts=interface_scripts.recorded(instance).get("allowed", False))

@@ -18,9 +18,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg)
 
 # Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
-# record does not list what it created: records of older versions), and the package reader's name for them.
+# record does not list what it created: records of older versions).
 NEEDS_PACKAGE = {("retry", occ.INSTANTIATE), ("rollback", occ.INSTANTIATE), ("retry", occ.MODIFY_INFO)}
-PACKAGE_OPERATIONS = {occ.INSTANTIATE: "instantiate"}
 # Operations that keep their way back in the rollback Secret (k8s/store.py) until they end.
 KEEPS_ROLLBACK_DATA = (occ.MODIFY_INFO, occ.CHANGE_VNFPKG)
 

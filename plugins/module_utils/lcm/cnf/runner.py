@@ -35,10 +35,11 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
     api, _namespace = kube_api(params)
-    with load_package(params["package"], operation="instantiate") as package:
+    # No operation for the reader: the VNFD's interface scripts it lacks are refused only when they are to run (interface_scripts.py).
+    with load_package(params["package"]) as package:
         name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
         operation = plan_instantiate(api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
-                                     params["allow_cluster_scoped"], waits(params), params.get("namespace"), metadata)
+                                     params["allow_cluster_scoped"], waits(params), params.get("namespace"), metadata, params["allow_package_scripts"])
     operation = with_metadata_warning(operation, metadata)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
@@ -98,7 +99,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
         if resumers.needs_package(event, failed, record[0]) and not params.get("package"):
             raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
         # Planning reads all it needs of the package: it can be closed before the operation runs.
-        with load_package(params["package"], resumers.PACKAGE_OPERATIONS.get(operation_type)) if params.get("package") else nullcontext() as package:
+        with load_package(params["package"]) if params.get("package") else nullcontext() as package:
             return resumers.plan_resume(api, store, record, failed, event, waits(params), package, params)
 
     def on_fail(failed):

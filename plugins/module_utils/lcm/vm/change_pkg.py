@@ -27,7 +27,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_l
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
@@ -56,8 +56,9 @@ FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
 def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False):
     """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
 
-    ``allow_scripts``: the user's opt-in to the package's Python scripts: coordination scripts (coordination.ALLOW_SCRIPTS)
-    and a user-data script (heat/user_data.py), whose ``change_vnfpkg`` then gives the stack the change goes to.
+    ``allow_scripts``: the user's opt-in to the package's Python scripts: coordination scripts (coordination.ALLOW_SCRIPTS),
+    a user-data script (heat/user_data.py), whose ``change_vnfpkg`` then gives the stack the change goes to, and the VNFD's
+    interface scripts (lcm/interface_scripts.py).
     """
     waits = waits or Waits()
     instance = found[0]
@@ -97,6 +98,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "instantiation": private.get("instantiation"),
         "vnfcs": private["vnfcs"],
         "images": images,
+        interface_scripts.KEY: interface_scripts.for_package(package, flavour_id, allow_scripts, WHAT),
     }
     if made:
         new_private["user_data"] = made
@@ -265,7 +267,9 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         return result
 
     diff = {"before": {key: instance.get(key) for key in job["identity"]}, "after": dict(job["identity"], stack=plan["summary"])}
-    return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff)
+    # The new package's interface scripts (a record of an older version kept none).
+    return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute, diff=diff,
+                     scripts=job["private"].get(interface_scripts.KEY))
 
 
 def roll(vim, stack, base, desired, instance_id, job, hook, waits, progress, change, rollback):

@@ -12,6 +12,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
@@ -55,7 +56,8 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT; a new instance
     has ``metadata``.
 
-    ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py).
+    ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py) and to the VNFD's
+    interface scripts (lcm/interface_scripts.py).
     """
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
@@ -78,6 +80,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     check_connectivity(vim, request)
     private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
+    private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
     form = load_form(base_template)
     script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
@@ -132,7 +135,8 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
 
     diff = {"before": {"instantiationState": instance.get("instantiationState")},
             "after": {"instantiationState": INSTANTIATED, "stack": name_of_stack, "resources": plan["resources"], "nfv": nfv}}
-    return Operation(occ.INSTANTIATE, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+    return Operation(occ.INSTANTIATE, request, instance, plan, store, op_occs, version, execute=execute, diff=diff,
+                     scripts=private[interface_scripts.KEY])
 
 
 def scripted_stack(package, script, request, instance, private, indexes, files, waits):
