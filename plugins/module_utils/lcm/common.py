@@ -18,6 +18,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import C
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
 PRIVATE = "vnflcm"
+# The private-state key of a CNF's VDU replicas (VDU id -> count).
+VNFC_COUNTS = "vnfc_counts"
 
 
 class Waits:
@@ -34,6 +36,20 @@ class Waits:
 
 def private_state(instance):
     return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
+
+
+def vnfc_counts(instance):
+    """VDU id -> VNFCs the record says the instance has: what a scale starts from (sol/sizing.py's count model). A VM-based
+    VNF's record keeps its VNFC indexes, a CNF's its VDUs' replicas (a record of an older version: its VNFCs)."""
+    private = private_state(instance)
+    if isinstance(private.get("vnfcs"), dict):
+        return {vdu_id: len(indexes) for vdu_id, indexes in private["vnfcs"].items()}
+    if isinstance(private.get(VNFC_COUNTS), dict):
+        return dict(private[VNFC_COUNTS])
+    counts = {}
+    for vnfc in (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []:
+        counts[vnfc["vduId"]] = counts.get(vnfc["vduId"], 0) + 1
+    return counts
 
 
 def sizing_rules(flavour):

@@ -53,6 +53,16 @@ MAX_SCRIPT_BYTES = 256 * 1024
 OUTPUT_TAIL = 2000
 # The environment a script gets: enough to find Python and its packages, no credentials (OS_*, K8S_AUTH_*).
 PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "PYTHONPATH")
+# Runs the script as ``python <script>`` would (its directory first on sys.path, __main__), with an alarm that ends
+# it at the timeout even when the module's process was killed meanwhile (the module kills it itself otherwise).
+RUNNER = (
+    "import os, runpy, signal, sys\n"
+    "script, timeout = sys.argv[1], int(sys.argv[2])\n"
+    "sys.argv = [script]\n"
+    "sys.path[0] = os.path.dirname(script)\n"
+    "signal.alarm(timeout)\n"
+    "runpy.run_path(script, run_name='__main__')\n"
+)
 
 
 class ScriptFailed(VnfLcmError):
@@ -177,7 +187,7 @@ def run(scripts, operation, phase, request, instance, timeout, runner=subprocess
         environment = {key: os.environ[key] for key in PASSED_ENVIRONMENT if key in os.environ}
         given = pickle.dumps(script_input(hook, request, instance, csar_dir))
         try:
-            done = runner([sys.executable, script], input=given, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=max(1, timeout),
+            done = runner([sys.executable, "-c", RUNNER, script, str(int(max(1, timeout)) + 1)], input=given, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=max(1, timeout),
                           check=False, cwd=work, env=environment)
         except subprocess.TimeoutExpired:
             raise OperationTimeout("{0}.{1} script {2}".format(INTERFACE, hook, path), timeout)

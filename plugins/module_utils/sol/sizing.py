@@ -1,9 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""How many VNFCs a VDU has, from the VNFD alone: instantiation levels, initial deltas, scaling aspects.
+"""How many VNFCs a VDU has: instantiation levels, initial deltas, scaling aspects.
 
-VIM-neutral (pure): a CNF's VDU runs that many pods, a VM-based VDU that many servers.
+One count model for both VIMs, Tacker's: an instantiate sizes each VDU from the instantiation level (else its
+initial delta); a scale changes the VDU's current count by the deltas of the steps it takes, within the VDU's
+min/max (:func:`counts_after`), and a scale to level does the same for the steps between the current level and the
+target, so the counts and the aspects' ``scaleStatus`` move together. VIM-neutral (pure): a CNF's VDU runs that many
+pods, a VM-based VDU that many servers.
 """
 
 from __future__ import annotations
@@ -52,12 +56,8 @@ def scale_level_after(current_level, request):
     return current_level + steps if request["type"] == SCALE_OUT else current_level - steps
 
 
-def replicas_for(flavour, aspect_id, level, what=SCALE_VNF_REQUEST, aspect_field="aspectId", level_field="numberOfSteps"):
-    """VDU id -> pods at scale ``level`` of an aspect: initial + the deltas of ``level`` steps.
-
-    The level must lie in 0..max_scale_level, and the result within the VDU's max_number_of_instances;
-    errors name ``aspect_field`` or ``level_field`` of the request ``what``.
-    """
+def check_level(flavour, aspect_id, level, what=SCALE_VNF_REQUEST, aspect_field="aspectId", level_field="numberOfSteps"):
+    """The aspect of the flavour (its dict), when ``level`` lies in its 0..max_scale_level; errors name the request's field."""
     aspects = flavour.get("scaling_aspects") or {}
     if aspect_id not in aspects:
         raise ValidationError(what, aspect_field, "{0!r} is not a scaling aspect of the flavour (aspects: {1})".format(
@@ -66,12 +66,70 @@ def replicas_for(flavour, aspect_id, level, what=SCALE_VNF_REQUEST, aspect_field
     max_level = aspect.get("max_scale_level") or 0
     if not isinstance(level, int) or isinstance(level, bool) or not 0 <= level <= max_level:
         raise ValidationError(what, level_field, "aspect {0} would reach scale level {1}, outside 0..{2}".format(aspect_id, level, max_level))
+    return aspect
+
+
+def replicas_for(flavour, aspect_id, level, what=SCALE_VNF_REQUEST, aspect_field="aspectId", level_field="numberOfSteps"):
+    """VDU id -> VNFCs at scale ``level`` of an aspect counted from level 0 (initial + the deltas of ``level`` steps): what a VDU
+    has at that level when nothing else sized it; :func:`counts_after` is what a scale does."""
+    aspect = check_level(flavour, aspect_id, level, what, aspect_field, level_field)
     replicas = {}
     for vdu_id, deltas in (aspect.get("vdus") or {}).items():
-        count = scale_base(flavour, vdu_id) + sum(step_delta(aspect_id, aspect, vdu_id, deltas, step) for step in range(level))
-        check_vdu_maximum(flavour, vdu_id, count, aspect_id, level, what, level_field)
+        count = scale_base(flavour, vdu_id) + steps_delta(aspect_id, aspect, vdu_id, deltas, 0, level)
+        check_vdu_range(flavour, vdu_id, count, aspect_id, level, what, level_field)
         replicas[vdu_id] = count
     return replicas
+
+
+def counts_after(flavour, aspect_id, from_level, to_level, current, what=SCALE_VNF_REQUEST, aspect_field="aspectId", level_field="numberOfSteps"):
+    """VDU id -> VNFCs of the aspect's VDUs once it goes from ``from_level`` to ``to_level``: each VDU's ``current`` count plus
+    (or minus) the deltas of the steps in between, as Tacker scales. The level must lie in 0..max_scale_level and each count
+    within the VDU's min/max; errors name the request's fields. A VDU with no current count starts from its count at
+    ``from_level`` (:func:`replicas_for`)."""
+    aspect = check_level(flavour, aspect_id, to_level, what, aspect_field, level_field)
+    counts = {}
+    for vdu_id, deltas in (aspect.get("vdus") or {}).items():
+        base = current.get(vdu_id)
+        if base is None:
+            base = scale_base(flavour, vdu_id) + steps_delta(aspect_id, aspect, vdu_id, deltas, 0, from_level)
+        if to_level >= from_level:
+            count = base + steps_delta(aspect_id, aspect, vdu_id, deltas, from_level, to_level)
+        else:
+            count = base - steps_delta(aspect_id, aspect, vdu_id, deltas, to_level, from_level)
+        check_vdu_range(flavour, vdu_id, count, aspect_id, to_level, what, level_field)
+        counts[vdu_id] = count
+    return counts
+
+
+def counts_at_levels(flavour, changes, current, what=SCALE_VNF_TO_LEVEL_REQUEST):
+    """VDU id -> VNFCs once each aspect of ``changes`` (aspect id -> ``(from, to)``, sizing.changed_levels) is at its target."""
+    counts = {}
+    for aspect_id, (from_level, to_level) in sorted(changes.items()):
+        counts.update(counts_after(flavour, aspect_id, from_level, to_level, current, what, "aspectId", "scaleLevel"))
+    return counts
+
+
+def kept_counts(flavour, current, initial):
+    """``(counts, notes)`` of a change of package: each VDU of the new ``flavour`` keeps its ``current`` count (a VDU new
+    to it starts at ``initial[vdu_id]``, None leaving it as its manifest says), brought within the new VDU profile's
+    min/max when it is outside; ``notes`` says which counts change and why."""
+    counts, notes = {}, []
+    for vdu_id, vdu in sorted((flavour.get("vdus") or {}).items()):
+        count = current.get(vdu_id, initial.get(vdu_id))
+        if count is None:
+            continue
+        profile = (vdu or {}).get("vdu_profile") or {}
+        maximum, minimum = profile.get("max_number_of_instances"), profile.get("min_number_of_instances")
+        if maximum is not None and count > maximum:
+            notes.append("{0}: {1} -> {2} VNFCs (the new VNFD's maximum)".format(vdu_id, count, maximum))
+            count = maximum
+        elif minimum is not None and count < minimum:
+            notes.append("{0}: {1} -> {2} VNFCs (the new VNFD's minimum)".format(vdu_id, count, minimum))
+            count = minimum
+        elif vdu_id not in current:
+            notes.append("{0}: {1} VNFCs (new in this VNFD)".format(vdu_id, count))
+        counts[vdu_id] = count
+    return counts, notes
 
 
 def target_scale_levels(flavour, request, current_levels, what=SCALE_VNF_TO_LEVEL_REQUEST):
@@ -87,11 +145,11 @@ def target_scale_levels(flavour, request, current_levels, what=SCALE_VNF_TO_LEVE
         scale_info = (level or {}).get("scale_info") or {}
         for aspect_id in flavour.get("scaling_aspects") or {}:
             levels[aspect_id] = (scale_info.get(aspect_id) or {}).get("scale_level", 0)
-            replicas_for(flavour, aspect_id, levels[aspect_id], what, "instantiationLevelId", "instantiationLevelId")
+            check_level(flavour, aspect_id, levels[aspect_id], what, "instantiationLevelId", "instantiationLevelId")
         return levels
     for index, item in enumerate(request.get("scaleInfo") or []):
         field = "scaleInfo[{0}]".format(index)
-        replicas_for(flavour, item["aspectId"], item["scaleLevel"], what, field + ".aspectId", field + ".scaleLevel")
+        check_level(flavour, item["aspectId"], item["scaleLevel"], what, field + ".aspectId", field + ".scaleLevel")
         levels[item["aspectId"]] = item["scaleLevel"]
     return levels
 
@@ -102,14 +160,6 @@ def changed_levels(current_levels, target_levels):
             if current_levels.get(aspect_id, 0) != level}
 
 
-def replicas_at_levels(flavour, levels, what=SCALE_VNF_TO_LEVEL_REQUEST):
-    """VDU id -> VNFCs with each aspect of ``levels`` (aspect id -> level) at its level."""
-    replicas = {}
-    for aspect_id, level in sorted(levels.items()):
-        replicas.update(replicas_for(flavour, aspect_id, level, what))
-    return replicas
-
-
 def scale_base(flavour, vdu_id):
     """Pods at scale level 0: VduInitialDelta, else the VDU profile's minimum, else 1."""
     initial = (flavour.get("vdu_initial_delta") or {}).get(vdu_id)
@@ -118,19 +168,28 @@ def scale_base(flavour, vdu_id):
     return 1 if initial is None else initial
 
 
-def step_delta(aspect_id, aspect, vdu_id, deltas, step):
-    """Pods one step adds; ``step_deltas`` lists one delta per step, the last one repeating (SOL001)."""
+def steps_delta(aspect_id, aspect, vdu_id, deltas, from_level, to_level):
+    """VNFCs the steps from ``from_level`` up to ``to_level`` add; ``step_deltas`` lists one delta per step, the last one
+    repeating (SOL001)."""
     step_deltas = aspect.get("step_deltas") or []
-    if not step_deltas:
+    if to_level > from_level and not step_deltas:
         raise PackageError(None, "scaling aspect {0} has no step_deltas".format(aspect_id), what="VNFD")
-    delta_id = step_deltas[min(step, len(step_deltas) - 1)]
-    if deltas.get(delta_id) is None:
-        raise PackageError(None, "VDU {0} has no number_of_instances for delta {1} of scaling aspect {2}".format(vdu_id, delta_id, aspect_id), what="VNFD")
-    return deltas[delta_id]
+    total = 0
+    for step in range(from_level, to_level):
+        delta_id = step_deltas[min(step, len(step_deltas) - 1)]
+        if deltas.get(delta_id) is None:
+            raise PackageError(None, "VDU {0} has no number_of_instances for delta {1} of scaling aspect {2}".format(vdu_id, delta_id, aspect_id),
+                               what="VNFD")
+        total += deltas[delta_id]
+    return total
 
 
-def check_vdu_maximum(flavour, vdu_id, count, aspect_id, level, what, field="numberOfSteps"):
-    maximum = ((flavour["vdus"].get(vdu_id) or {}).get("vdu_profile") or {}).get("max_number_of_instances")
+def check_vdu_range(flavour, vdu_id, count, aspect_id, level, what, field="numberOfSteps"):
+    profile = (flavour["vdus"].get(vdu_id) or {}).get("vdu_profile") or {}
+    maximum, minimum = profile.get("max_number_of_instances"), profile.get("min_number_of_instances")
     if maximum is not None and count > maximum:
         raise ValidationError(what, field, "scale level {0} of aspect {1} needs {2} instances of {3}, more than its maximum {4}".format(
             level, aspect_id, count, vdu_id, maximum))
+    if count < (minimum or 0):
+        raise ValidationError(what, field, "scale level {0} of aspect {1} leaves {2} instances of {3}, fewer than its minimum {4}".format(
+            level, aspect_id, count, vdu_id, minimum or 0))

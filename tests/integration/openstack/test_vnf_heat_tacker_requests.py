@@ -148,6 +148,8 @@ def scripted(packages, tmp_path_factory):
         "import json\nimport os\nimport pickle\nimport sys\n\n\ndef main():\n    vnfc_param = pickle.load(sys.stdin.buffer)\n"
         "    with open({0!r}, 'a') as log:\n"
         "        log.write(json.dumps({{'input': vnfc_param, 'script': os.path.basename(__file__)}}) + '\\n')\n".format(str(log)) + main)
+    # The VNFD's interface script, which the same opt-in runs (it does nothing here).
+    (path / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
     (path / "Scripts" / "coordinate_fail.py").write_text(
         "import os\nimport pickle\nimport sys\n\n\ndef main():\n    vnfc_param = pickle.load(sys.stdin.buffer)\n"
         "    raise Exception('coordination refused for ' + vnfc_param['cp_name'])\n" + main)

@@ -74,12 +74,31 @@ class Fails:
 '''
 
 
+# The VNFD's Vnflcm interface script (basic_lcms_min: instantiate_start/_end, terminate_start/_end, ...), which runs with the same
+# opt-in: it logs each operation and fails the one the test marks.
+INTERFACE_SCRIPT = """
+import os, pickle, sys
+operation = pickle.load(sys.stdin.buffer)["operation"]
+with open(os.path.join({marks!r}, "log"), "a") as log:
+    log.write(operation + "\\n")
+if os.path.exists(os.path.join({marks!r}, "fail-" + operation)):
+    sys.exit("the test made " + operation + " fail")
+"""
+
+
 def scripted(source, path):
-    """A copy of basic_lcms_min with a vnfdId of its own and UserData/mine.py."""
+    """A copy of basic_lcms_min with a vnfdId of its own, UserData/mine.py and its interface script (logging next to the copy)."""
     repackaged(source, path)
     (path / "UserData").mkdir()
     (path / "UserData" / "mine.py").write_text(SCRIPT)
+    (path / "Scripts").mkdir()
+    (path / "Scripts" / "sample_script.py").write_text(INTERFACE_SCRIPT.format(marks=str(path.parent)))
     return path
+
+
+def interface_runs(package):
+    log = os.path.join(os.path.dirname(package), "log")
+    return open(log).read().split() if os.path.exists(log) else []
 
 
 def with_script(request, name="MyUserData"):
@@ -109,7 +128,18 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
     assert hangs.get("failed") and "UserData/mine.py (Hangs.instantiate): timed out after 5s" in hangs["msg"], hangs.get("msg")
     fails = instantiate(ansible_task, package, name, with_script(request, "Fails"), **allowed)
     assert fails.get("failed") and "RuntimeError: no flavour in my table for simple" in fails["msg"], fails.get("msg")
-    assert stacks_of_instance(admin_conn, name) == []
+    assert stacks_of_instance(admin_conn, name) == [] and interface_runs(package) == []
+
+    # The VNFD's instantiate_end script failing: the stack is there, the op occ FAILED_TEMP; the rollback (which runs no
+    # script) deletes the stack.
+    (tmp_path / "fail-instantiate_end").write_text("")
+    failed = instantiate(ansible_task, package, name, request, **allowed)
+    assert failed.get("failed") and "Vnflcm.instantiate_end script Scripts/sample_script.py" in failed["msg"], failed.get("msg")
+    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP" and len(stacks_of_instance(admin_conn, name)) == 1
+    rolled = ansible_task("vnf_lcm_op_occ", dict(base, action="rollback"))
+    assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert stacks_of_instance(admin_conn, name) == [] and interface_runs(package) == ["instantiate_start", "instantiate_end"]
+    (tmp_path / "fail-instantiate_end").unlink()
 
     # Check mode: the script's stack in the plan, Heat's preview, nothing created.
     planned = instantiate(ansible_task, package, name, request, check=True, **allowed)
@@ -119,6 +149,7 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
     try:
         done = instantiate(ansible_task, package, name, request, **allowed)
         assert not done.get("failed"), done.get("msg")
+        assert done["hooks_run"] == ["instantiate_start", "instantiate_end"] and interface_runs(package)[-2:] == done["hooks_run"]
         stack_name = info_of(done)["metadata"]["stack_name"]
         assert password not in json.dumps(record_of(admin_conn, stack_name))
         vdu1, vdu2 = vdu_servers(done, "VDU1"), vdu_servers(done, "VDU2")
@@ -156,4 +187,6 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
         gone = terminate(ansible_task, base)
     assert not gone.get("failed"), gone.get("msg")
     assert stacks_of_instance(admin_conn, name) == []
+    # The terminate ran the interface script of the package the instance has now (mine-v2's; both copies log to one file).
+    assert interface_runs(target)[-2:] == ["terminate_start", "terminate_end"]
     shutil.rmtree(tmp_path / "mine", ignore_errors=True)

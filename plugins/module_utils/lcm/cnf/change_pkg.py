@@ -32,7 +32,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits, private_state, sizing_rules, vnfc_changes, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
@@ -43,7 +43,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
     new_flavour,
     validate_rolling_update,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, replicas_for
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, kept_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import vnfd_identity
 
 # Request fields a CNF has no use for: its connectivity is the def files' Services, not external VLs.
@@ -70,7 +70,8 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
         raise ConflictError("change the package of", "VNF instance {0}".format(instance["id"]),
                             "its record does not hold the deployed manifests (instantiated by an older version); terminate and instantiate it again")
     scale_status = new_scale_status(flavour, instance)
-    records = new_manifests(api, package, request, instance, flavour, scale_status)
+    counts, count_notes = vdu_counts(flavour, instance)
+    records = new_manifests(api, package, request, instance, flavour, counts)
     new_vdus = {vdu_id: object_key(record) for vdu_id, record in vdu_workloads(flavour, records, WHAT).items()}
     named = [vdu_param["vdu_id"] for vdu_param in params["vdu_params"]]
     check_named(named, new_vdus)
@@ -78,11 +79,14 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     live = read_live(api, namespace, instance["id"], list(deployed) + records)
     job = change.plan_package_change(deployed, records, live, old_vdus, new_vdus, named, keeps_namespace=namespace)
     job.update(new_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in new_vdus.items()], old_vdus=[[vdu_id, key[0], key[1]] for vdu_id, key in old_vdus.items()])
-    final = changed_record(instance, new_vnfd, flavour, request, job, scale_status)
+    final = changed_record(instance, new_vnfd, flavour, request, job, scale_status, counts)
     final = interface_scripts.with_scripts(final, interface_scripts.for_package(package, final["instantiatedVnfInfo"]["flavourId"], allow_scripts, WHAT))
     changed = job["changed"] or not same_record(instance, final)
     dry_run_job(api, instance["id"], job, records, live)
     plan = plan_of(instance, job, hooks)
+    if count_notes:
+        plan["lines"] = count_notes + plan.get("lines", [])
+        plan["vnfc_counts"] = count_notes
     if not changed:
         plan["lines"] = ["no change: the VNF already runs this package as requested"]
     # The record after the change, and the objects it lists before it (a rollback goes back to those).
@@ -115,26 +119,24 @@ def new_scale_status(flavour, instance):
     return [{"aspectId": aspect_id, "scaleLevel": levels.get(aspect_id, 0)} for aspect_id in aspects]
 
 
-def new_manifests(api, package, request, instance, flavour, scale_status):
-    """The new def files' objects as they are to be deployed: in the instance's namespace, with its labels, sized for its scale levels."""
+def new_manifests(api, package, request, instance, flavour, counts):
+    """The new def files' objects as they are to be deployed: in the instance's namespace, with its labels, each VDU at its count."""
     records = load_manifests(package, request, WHAT)
     records = resolve_namespace(instance_namespace(instance), records, api.is_namespaced, allow_cluster_scoped=True, what=WHAT)["manifests"]
     records = [label_record(record, instance["id"]) for record in records]
-    return sized(flavour, records, vdu_counts(flavour, instance, scale_status))
+    return sized(flavour, records, counts)
 
 
-def vdu_counts(flavour, instance, scale_status):
-    """Pods per VDU under the new VNFD at the instance's current scale levels: the VNFC count is kept, not reset."""
+def vdu_counts(flavour, instance):
+    """``(counts, notes)``: pods per VDU under the new VNFD: each keeps its count (sizing.kept_counts), a VDU new to it
+    starts as the recorded instantiation level (else its initial delta) says."""
     level_id = (private_state(instance).get("instantiation") or {}).get("instantiationLevelId")
     try:
-        counts = {vdu_id: initial_replicas(flavour, vdu_id, level_id, WHAT) for vdu_id in flavour.get("vdus") or {}}
-        for item in scale_status:
-            counts.update(replicas_for(flavour, item["aspectId"], item["scaleLevel"], WHAT))
+        initial = {vdu_id: initial_replicas(flavour, vdu_id, level_id, WHAT) for vdu_id in flavour.get("vdus") or {}}
     except ValidationError as error:
-        raise ValidationError(WHAT, "vnfdId", "the new VNFD cannot size the instance as it is (instantiation level {0}, scale status {1}): {2}; "
-                                              "scale it to a level the new VNFD allows first".format(
-                                                  level_id, {item["aspectId"]: item["scaleLevel"] for item in scale_status}, error.reason))
-    return counts
+        raise ValidationError(WHAT, "vnfdId", "the new VNFD cannot size the instance's new VDUs (instantiation level {0}): {1}".format(
+            level_id, error.reason))
+    return kept_counts(flavour, vnfc_counts(instance), initial)
 
 
 def sized(flavour, records, counts):
@@ -187,7 +189,7 @@ def dry_run_job(api, instance_id, job, records, live):
 # ---------------------------------------------------------------------------------------------
 # The record after the change
 
-def changed_record(instance, new_vnfd, flavour, request, job, scale_status):
+def changed_record(instance, new_vnfd, flavour, request, job, scale_status, counts):
     """The VnfInstance once the job is done (its VNFCs are read from the pods then)."""
     result = copy.deepcopy(instance)
     result.update(vnfd_identity(new_vnfd))
@@ -200,6 +202,7 @@ def changed_record(instance, new_vnfd, flavour, request, job, scale_status):
     info["metadata"][DEF_FILES_PARAM] = files
     private = info["metadata"][PRIVATE]
     private["flavour"] = sizing_rules(flavour)
+    private[VNFC_COUNTS] = dict(counts)
     private["deployed"] = deployed_manifests(job["target"])
     private["resources"] = [ref(object_of(record)) for record in job["target"]]
     private["instantiation"] = dict(private.get("instantiation") or {}, defFiles=files)

@@ -29,7 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     without_instantiated_info,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits, private_state, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
@@ -125,7 +125,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
         result = dict(instance, instantiationState=INSTANTIATED)
         result = with_namespace(result, namespace)
         private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records),
-                   interface_scripts.KEY: scripts}
+                   interface_scripts.KEY: scripts, VNFC_COUNTS: replicas_of(vdus)}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",
@@ -151,6 +151,11 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
                      instance_while_running=interface_scripts.with_scripts(pending, scripts), scripts=scripts,
                      diff={"before": {"instantiationState": instance.get("instantiationState")},
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "objects": [describe(r) for r in records]}})
+
+
+def replicas_of(vdus):
+    """VDU id -> the replicas its workload is deployed with (a bare Pod, or a workload that leaves them out: 1)."""
+    return {vdu_id: (record["object"].get("spec") or {}).get("replicas", 1) for vdu_id, record in sorted(vdus.items())}
 
 
 def placed_questions(api, reviews, namespace):

@@ -13,23 +13,20 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_s
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
+    PRIVATE,
+    VNFC_COUNTS,
     Waits,
     level_diff,
     levels_diff,
     private_state,
     scaled_aspects,
     vnfc_changes,
+    vnfc_counts,
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
-    changed_levels,
-    replicas_at_levels,
-    replicas_for,
-    scale_level_after,
-    target_scale_levels,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels, scale_level_after, target_scale_levels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     SCALE_VNF_REQUEST,
     SCALE_VNF_TO_LEVEL_REQUEST,
@@ -52,9 +49,9 @@ def plan_scale(api, store, found, request, waits=None):
         raise ValidationError("ScaleVnfRequest", "aspectId", "{0!r} is not an aspect of this instance (aspects: {1})".format(
             aspect_id, ", ".join(sorted(levels)) or "none"))
     level = scale_level_after(levels[aspect_id], request)
-    replicas_for(flavour, aspect_id, level)
+    counts = counts_after(flavour, aspect_id, levels[aspect_id], level, vnfc_counts(instance))
     plan = {"operation": occ.SCALE, "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id], "to_level": level}
-    return plan_levels(api, store, found, occ.SCALE, request, {aspect_id: level}, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
+    return plan_levels(api, store, found, occ.SCALE, request, {aspect_id: level}, counts, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
 
 
 def plan_scale_to_level(api, store, found, request, waits=None):
@@ -73,19 +70,25 @@ def plan_scale_to_level(api, store, found, request, waits=None):
     if not changes:
         plan.update(replicas={}, note="already at the requested scale levels")
         return Operation(occ.SCALE_TO_LEVEL, request, instance, plan, store, op_occs, version, changed=False)
-    return plan_levels(api, store, found, occ.SCALE_TO_LEVEL, request, plan["to_levels"], plan, waits, levels_diff(changes), SCALE_VNF_TO_LEVEL_REQUEST)
+    counts = counts_at_levels(flavour, changes, vnfc_counts(instance))
+    return plan_levels(api, store, found, occ.SCALE_TO_LEVEL, request, plan["to_levels"], counts, plan, waits, levels_diff(changes),
+                       SCALE_VNF_TO_LEVEL_REQUEST)
 
 
-def plan_levels(api, store, found, name, request, to_levels, plan, waits, diff, what=SCALE_VNF_REQUEST):
-    """The operation that brings each aspect of ``to_levels`` (aspect id -> validated level) to its level: one replicas
-    patch per VDU workload it scales, a wait, and the record's scaleStatus and VNFCs; shared by SCALE and SCALE_TO_LEVEL."""
+def plan_levels(api, store, found, name, request, to_levels, counts, plan, waits, diff, what=SCALE_VNF_REQUEST):
+    """The operation that brings each aspect of ``to_levels`` (aspect id -> validated level) to its level and each VDU of
+    ``counts`` to its VNFC count: one replicas patch per VDU workload it scales, a wait, and the record's scaleStatus and
+    VNFCs; shared by SCALE and SCALE_TO_LEVEL."""
     instance, op_occs, version = found
     flavour = private_state(instance)["flavour"]
     vdus = vdu_records_of(instance)
     for aspect_id in to_levels:
         check_scalable(vdus, aspect_id, flavour, what)
-    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, to_levels, what).items() if vdu_id in vdus}
+    current = vnfc_counts(instance)
+    targets = {vdu_id: (vdus[vdu_id]["object"], count) for vdu_id, count in counts.items() if vdu_id in vdus}
     plan["replicas"] = {vdu_id: {"kind": obj["kind"], "name": obj["metadata"]["name"], "replicas": count} for vdu_id, (obj, count) in targets.items()}
+    plan["lines"] = ["{0} ({1} {2}): replicas {3} -> {4}".format(vdu_id, obj["kind"], obj["metadata"]["name"], current.get(vdu_id, "?"), count)
+                     for vdu_id, (obj, count) in sorted(targets.items())]
     dry_run_replicas(api, targets.values(), what)
 
     def execute(progress):
@@ -97,13 +100,21 @@ def plan_levels(api, store, found, name, request, to_levels, plan, waits, diff, 
             progress.setdefault("scaled", []).append(ref(obj))
         if waits.enabled:
             wait_ready(api, scaled, waits.deadline())
-        result = copy.deepcopy(instance)
+        result = with_counts(instance, counts)
         result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
         result = refresh_vnfcs(api, result, vdus)
         progress["resourceChanges"] = vnfc_changes(before, result)
         return result
 
     return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
+
+
+def with_counts(instance, counts):
+    """A copy of ``instance`` whose record keeps its VDUs at ``counts`` (the others as they were)."""
+    result = copy.deepcopy(instance)
+    private = result["instantiatedVnfInfo"].setdefault("metadata", {}).setdefault(PRIVATE, {})
+    private[VNFC_COUNTS] = dict(vnfc_counts(instance), **counts)
+    return result
 
 
 def dry_run_replicas(api, targets, what):
@@ -115,15 +126,17 @@ def dry_run_replicas(api, targets, what):
 
 
 def plan_scale_rollback(api, store, found, failed, waits=None):
-    """Undo a FAILED_TEMP SCALE or SCALE_TO_LEVEL: every VDU of the aspects it set out to change back to the replicas of
-    their recorded (pre-operation) levels."""
+    """Undo a FAILED_TEMP SCALE or SCALE_TO_LEVEL: every VDU of the aspects it set out to change back to its recorded
+    (pre-operation) count."""
     waits = waits or Waits()
     instance, op_occs, version = found
     levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
     flavour = private_state(instance)["flavour"]
     back = {aspect_id: levels.get(aspect_id, 0) for aspect_id in scaled_aspects(flavour, failed, levels)}
     vdus = vdu_records_of(instance)
-    targets = [(vdus[vdu_id]["object"], count) for vdu_id, count in replicas_at_levels(flavour, back).items() if vdu_id in vdus]
+    recorded = vnfc_counts(instance)
+    scaled = {vdu_id for aspect_id in back for vdu_id in ((flavour.get("scaling_aspects") or {}).get(aspect_id) or {}).get("vdus") or {}}
+    targets = [(vdus[vdu_id]["object"], recorded[vdu_id]) for vdu_id in sorted(scaled) if vdu_id in vdus and vdu_id in recorded]
     plan = {"operation": failed["operation"], "vnf_instance_id": instance["id"], "rollback_of": failed["id"], "to_levels": back}
     if failed["operation"] == occ.SCALE:
         plan.update(aspect_id=next(iter(back)), to_level=next(iter(back.values())))

@@ -17,6 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     levels_diff,
     private_state,
     vnfc_changes,
+    vnfc_counts,
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -31,8 +32,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
     changed_levels,
-    replicas_at_levels,
-    replicas_for,
+    counts_after,
+    counts_at_levels,
     scale_level_after,
     target_scale_levels,
 )
@@ -58,7 +59,7 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
     refuse_scripts(request, private, SCALE_VNF_REQUEST, occ.SCALE)
     aspect_id = request["aspectId"]
     level = scale_level_after(levels.get(aspect_id, 0), request)
-    indexes = rescaled(private["vnfcs"], replicas_for(private["flavour"], aspect_id, level))
+    indexes = rescaled(private["vnfcs"], counts_after(private["flavour"], aspect_id, levels.get(aspect_id, 0), level, vnfc_counts(instance)))
     levels_plan = {"aspect_id": aspect_id, "from_level": levels.get(aspect_id, 0), "to_level": level}
     return scale_operation(vim, store, found, request, waits, {aspect_id: level}, indexes, levels_plan, preview,
                            diff=level_diff(aspect_id, levels.get(aspect_id, 0), level))
@@ -80,7 +81,7 @@ def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
     if not changes:
         plan = dict(levels_plan, operation=occ.SCALE_TO_LEVEL, vnf_instance_id=instance["id"], lines=["no change: already at the requested scale levels"])
         return Operation(occ.SCALE_TO_LEVEL, request, instance, plan, store, op_occs, version, changed=False)
-    indexes = rescaled(private["vnfcs"], replicas_at_levels(private["flavour"], levels_plan["to_levels"]))
+    indexes = rescaled(private["vnfcs"], counts_at_levels(private["flavour"], changes, vnfc_counts(instance)))
     return scale_operation(vim, store, found, request, waits, levels_plan["to_levels"], indexes, levels_plan, preview,
                            name=occ.SCALE_TO_LEVEL, diff=levels_diff(changes))
 

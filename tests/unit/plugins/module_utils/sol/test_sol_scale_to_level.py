@@ -46,7 +46,7 @@ def test_scale_info_sets_the_aspects_it_names_and_keeps_the_others():
 def test_only_the_changed_aspects_are_scaled_and_their_replicas_follow():
     changes = sizing.changed_levels(CURRENT, {"a": 2, "b": 1})
     assert changes == {"a": (0, 2)}
-    assert sizing.replicas_at_levels(FLAVOUR, {aspect: pair[1] for aspect, pair in changes.items()}) == {"VDU1": 3}
+    assert sizing.counts_at_levels(FLAVOUR, changes, {"VDU1": 1, "VDU2": 3}) == {"VDU1": 3}
     assert sizing.changed_levels(CURRENT, dict(CURRENT)) == {}
 
 
@@ -68,8 +68,8 @@ def test_a_bad_request_names_its_field(body, field):
 def test_a_level_beyond_a_vdu_maximum_names_the_level():
     flavour = dict(FLAVOUR, vdus={"VDU1": {"vdu_profile": {"max_number_of_instances": 2}}, "VDU2": {}})
     with pytest.raises(ValidationError) as err:
-        sizing.target_scale_levels(flavour, {"scaleInfo": [{"aspectId": "a", "scaleLevel": 2}]}, CURRENT)
-    assert err.value.field == "scaleInfo[0].scaleLevel" and "more than its maximum 2" in err.value.msg
+        sizing.counts_at_levels(flavour, {"a": (0, 2)}, {"VDU1": 1})
+    assert err.value.field == "scaleLevel" and "more than its maximum 2" in err.value.msg
 
 
 def test_the_record_gets_the_new_levels():
