@@ -187,7 +187,8 @@ def run(scripts, operation, phase, request, instance, timeout, runner=subprocess
         environment = {key: os.environ[key] for key in PASSED_ENVIRONMENT if key in os.environ}
         given = pickle.dumps(script_input(hook, request, instance, csar_dir))
         try:
-            done = runner([sys.executable, "-c", RUNNER, script, str(int(max(1, timeout)) + 1)], input=given, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=max(1, timeout),
+            done = runner([sys.executable, "-c", RUNNER, script, str(int(max(1, timeout)) + 1)], input=given, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=max(1, timeout),
                           check=False, cwd=work, env=environment)
         except subprocess.TimeoutExpired:
             raise OperationTimeout("{0}.{1} script {2}".format(INTERFACE, hook, path), timeout)

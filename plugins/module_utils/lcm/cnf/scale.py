@@ -26,7 +26,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels, scale_level_after, target_scale_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
+    changed_levels,
+    counts_after,
+    counts_at_levels,
+    scale_level_after,
+    target_scale_levels,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     SCALE_VNF_REQUEST,
     SCALE_VNF_TO_LEVEL_REQUEST,
