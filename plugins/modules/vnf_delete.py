@@ -18,7 +18,11 @@ description:
     message to terminate it first (M(nfv.vnflcm.vnf_terminate), whose O(nfv.vnflcm.vnf_terminate#module:delete_instance)
     terminates and deletes in one task). Also refused: an instance with an unfinished operation (C(PROCESSING),
     C(ROLLING_BACK), C(FAILED_TEMP): retry, roll back or fail it with M(nfv.vnflcm.vnf_lcm_op_occ) first), and one
-    whose record lists what an instantiate that was failed left on the VIM (terminate deletes that)."
+    whose record lists what an instantiate or a terminate that was failed left on the VIM and is still there (terminate
+    deletes that)."
+  - "Kubernetes: objects the record lists that are being deleted already, held by finalizers (a terminate that was
+    failed names them), do not refuse it: nothing the collection does releases them. The identifier goes, and
+    RV(left_behind) names them with their finalizers; they go once what holds them lets go."
   - An instance that does not exist (any more) is nothing to do (C(changed=false)); RV(vnf_instance) is then null.
   - "Kubernetes: the record Secret C(vnflcm-<id>) and the rollback data Secret C(vnflcm-<id>-rollback) of the instance
     in its namespace, found by the instance's label, the record last (at the version read: an operation that wrote it
@@ -77,6 +81,13 @@ vnf_instance:
   description: The SOL003 VnfInstance as it was before its identifier was deleted; null when there was none.
   returned: always
   type: dict
+left_behind:
+  description: Kubernetes, objects of the VNF the record lists that are still there, being deleted but held by
+    finalizers (also in RV(plan)).
+  returned: when there are such objects
+  type: list
+  elements: str
+  sample: ["ConfigMap/cm-1 (being deleted, held by finalizers example.com/hold)"]
 deleted:
   description: What was deleted (empty in check mode and when there was nothing to delete).
   returned: always

@@ -36,6 +36,11 @@ description:
     C(rollback) walks the changed VNFCs back one at a time (the C(lcm-operation-coordinate-old-vnf) hook after
     each, with C(rollback=true)) to the previous template, nested files and C(nfv), and restores the record."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
+  - "Kubernetes, TERMINATE: C(fail) also leaves the instance NOT_INSTANTIATED, without VNFCs, its record (its
+    C(instantiatedVnfInfo) holds nothing else) listing the objects of the VNF still there: what a terminate stuck on
+    objects held by finalizers (named in its error) could not delete. A later M(nfv.vnflcm.vnf_terminate) deletes those
+    it can; M(nfv.vnflcm.vnf_delete) deletes the identifier, naming those still held in its C(left_behind) (they go
+    once their finalizers are removed)."
   - "An op occ that is still C(PROCESSING) or C(ROLLING_BACK) (its module process was killed, its job
     cancelled, its connection lost) is taken over when its runner is gone: its lease expired, or its process
     has exited on this machine. It is recorded C(FAILED_TEMP) with that reason, then the action applies. While
@@ -123,6 +128,12 @@ EXAMPLES = r"""
     namespace: tenant-a
     action: fail
     force: true
+
+- name: End a terminate stuck on an object held by a finalizer; the instance goes NOT_INSTANTIATED listing what is left
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: fail
 
 - name: Retry it instead, once the cause is fixed
   nfv.vnflcm.vnf_lcm_op_occ:

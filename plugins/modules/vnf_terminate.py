@@ -21,7 +21,21 @@ description:
     is refused with what to do: retry, roll back or fail it with M(nfv.vnflcm.vnf_lcm_op_occ) (one whose runner is
     gone is recorded C(FAILED_TEMP) on the way). Kubernetes: after an instantiate that was failed (C(fail), not
     rolled back), the instance is NOT_INSTANTIATED but its record lists what that instantiate may have created;
-    terminate deletes those of them that carry the instance's label."
+    terminate deletes those of them that carry the instance's label; the same after a terminate that was failed."
+  - "Kubernetes: the PersistentVolumeClaims the volumeClaimTemplates of its StatefulSets made go too, after the
+    StatefulSets, as Tacker v2 deletes them: C(<template name>-<statefulset name>-<ordinal>) in the StatefulSet's
+    namespace, with the labels of its selector (the claims carry the StatefulSet controller's labels, not the
+    instance's). A StatefulSet whose def file sets C(spec.persistentVolumeClaimRetentionPolicy.whenDeleted) is
+    obeyed: V(Retain) keeps its claims, V(Delete) lets Kubernetes delete them with it (terminate only waits until they
+    are gone). RV(plan) lists each claim in C(volume_claims) with what happens to it and why; those terminate deletes
+    are in C(delete) too."
+  - "Kubernetes: a deletion that cannot progress does not wait out O(wait_timeout). When none of the objects waited
+    for has gone or changed for 30 seconds (plus the grace period the deleted pods may take) while one of them is held
+    by finalizers (one that no controller removes, say), the terminate stops C(FAILED_TEMP), its error naming each
+    object still there with its finalizers. Release what holds them, then retry it with M(nfv.vnflcm.vnf_lcm_op_occ)
+    (C(action=retry)); or fail it (C(action=fail)): the instance is then NOT_INSTANTIATED, without VNFCs, its record
+    listing the objects still there, and M(nfv.vnflcm.vnf_delete) deletes its identifier, naming those still held
+    in its C(left_behind). A terminate of such an instance deletes those of them it can."
   - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
     O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
     and an error when both VIMs are given at the same step."
@@ -90,6 +104,25 @@ EXAMPLES = r"""
     namespace: tenant-a
     delete_instance: true
 
+- name: Terminate a CNF; an object held by a finalizer nobody removes ends it FAILED_TEMP, naming the object
+  nfv.vnflcm.vnf_terminate:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+  register: terminated
+  ignore_errors: true
+
+- name: End that terminate; the instance is NOT_INSTANTIATED, its record listing what is still there
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    action: fail
+  when: terminated is failed
+
+- name: Delete the identifier; left_behind names the objects still held
+  nfv.vnflcm.vnf_delete:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+
 - name: Terminate a VM-based VNF on OpenStack, at once
   nfv.vnflcm.vnf_terminate:
     vnf_instance_name: vnf1
@@ -105,7 +138,10 @@ vim_type:
   type: str
   sample: openstack
 plan:
-  description: The objects to delete, in deletion order.
+  description:
+    - The objects to delete, in deletion order (C(delete)).
+    - "Kubernetes: C(volume_claims), the claims of the StatefulSets' volumeClaimTemplates, each with C(name),
+      C(namespace), C(statefulset), C(action) (V(delete), V(deleted by Kubernetes) or V(keep)) and C(why)."
   returned: always
   type: dict
 vnf_instance:
@@ -120,6 +156,12 @@ vnf_lcm_op_occ:
     - C(_links) as M(nfv.vnflcm.vnf_info) describes them.
   returned: when something was done
   type: dict
+left_behind:
+  description: With O(delete_instance) (Kubernetes), the objects the record listed that are still there, being deleted
+    but held by finalizers, as M(nfv.vnflcm.vnf_delete) returns them.
+  returned: when O(delete_instance) is true and such objects are left
+  type: list
+  elements: str
 deleted:
   description: With O(delete_instance), what deleting the identifier removed after the terminate (Kubernetes the
     record and rollback Secrets; empty when the record went with the terminate, its namespace or its stack).

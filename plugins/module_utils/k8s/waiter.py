@@ -5,7 +5,37 @@
 
 from __future__ import annotations
 
+import time
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready, needs_wait
+
+# How long a deletion may show no progress at all (none of the objects waited for went or changed) before the objects
+# still there are named as held, on top of the grace their pods may take to stop (pod_grace). Well under any sensible
+# wait_timeout: a finalizer nobody removes would otherwise hold the operation until its timeout, saying nothing.
+NO_PROGRESS_SECONDS = 30
+# A pod's terminationGracePeriodSeconds when its spec does not say.
+DEFAULT_POD_GRACE = 30
+_POD_SPEC_PATHS = {
+    "Pod": ("spec",),
+    "Deployment": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+    "ReplicationController": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+
+
+class DeletionStalled(VimError):
+    """Objects whose deletion made no progress for the no-progress window; ``left``: each with its finalizers."""
+
+    def __init__(self, left, seconds):
+        self.left = left
+        held = [item for item in left if item["finalizers"]]
+        super().__init__("delete", ", ".join(describe_left(item) for item in held),
+                         "no progress for {0} s: {1}".format(seconds, "; ".join(state_of(item) for item in left)))
 
 
 def wait_ready(api, objects, deadline, result=None):
@@ -31,3 +61,78 @@ def wait_gone(api, objects, deadline, result=None):
         meta = obj["metadata"]
         deadline.poll(lambda obj=obj, meta=meta: api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace")) is None,
                       "{0} {1} to be deleted".format(obj["kind"], meta["name"]), result)
+
+
+def wait_deleted(api, objects, deadline, no_progress_seconds=NO_PROGRESS_SECONDS, clock=time.monotonic):
+    """Wait until none of the objects (deleted already) exists any more.
+
+    Progress is an object gone or changed (its resourceVersion). When there has been none for ``no_progress_seconds``
+    and an object still there is held by finalizers, DeletionStalled names every object still there, with its
+    finalizers; at the deadline, OperationTimeout names them too.
+    """
+    remaining = [(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"].get("namespace")) for obj in objects]
+    seen = {"versions": None, "since": clock(), "present": []}
+
+    def gone():
+        # The live objects, with the apiVersion and kind they were asked by (a GET's answer has them, a list item not).
+        present = [dict(live, apiVersion=key[0], kind=key[1]) for key, live in ((key, api.get(*key)) for key in remaining) if live is not None]
+        remaining[:] = [(live["apiVersion"], live["kind"], live["metadata"]["name"], live["metadata"].get("namespace")) for live in present]
+        versions = [(key, live["metadata"].get("resourceVersion")) for key, live in zip(remaining, present)]
+        if versions != seen["versions"]:
+            seen.update(versions=versions, since=clock())
+        seen["present"] = present
+        if not present:
+            return True
+        left = [left_of(live) for live in present]
+        if clock() - seen["since"] >= no_progress_seconds and any(item["finalizers"] for item in left):
+            raise DeletionStalled(left, no_progress_seconds)
+        return False
+
+    if not remaining:
+        return
+    try:
+        deadline.poll(gone, "the deletion of {0}".format(", ".join("{0} {1}".format(key[1], key[2]) for key in remaining)))
+    except OperationTimeout as error:
+        error.add_reason("still there: " + "; ".join(state_of(left_of(live)) for live in seen["present"]))
+        raise
+
+
+def left_of(live):
+    """``{apiVersion, kind, name, namespace, deleting, finalizers}`` of a live object. A Namespace's own ``kubernetes``
+    finalizer is its controller's work in progress, not a hold; what holds it is content with finalizers, which its
+    NamespaceFinalizersRemaining condition says (kept as a finalizer named by that message)."""
+    meta = live["metadata"]
+    finalizers = list(meta.get("finalizers") or [])
+    if live["kind"] == "Namespace" and meta.get("deletionTimestamp"):
+        finalizers += ["content: " + (condition.get("message") or condition.get("reason") or "finalizers remain")
+                       for condition in (live.get("status") or {}).get("conditions") or []
+                       if condition.get("type") == "NamespaceFinalizersRemaining" and condition.get("status") == "True"]
+    return {"apiVersion": live["apiVersion"], "kind": live["kind"], "name": meta["name"], "namespace": meta.get("namespace"),
+            "deleting": bool(meta.get("deletionTimestamp")), "finalizers": finalizers}
+
+
+def describe_left(item):
+    return "{0} {1}".format(item["kind"], item["name"])
+
+
+def state_of(item):
+    """``Kind name: held by finalizers a, b`` (or being deleted, or not being deleted)."""
+    if item["deleting"] and item["finalizers"]:
+        return "{0} is being deleted, held by finalizers {1}".format(describe_left(item), ", ".join(item["finalizers"]))
+    return "{0} is {1}".format(describe_left(item), "being deleted" if item["deleting"] else "not being deleted")
+
+
+def pod_grace(live, grace_seconds=None):
+    """Seconds the pods of a deleted object (a Pod, or a workload's pods) may rightly take to stop: the delete's grace
+    for a Pod when it gave one, else the pod spec's terminationGracePeriodSeconds (DEFAULT_POD_GRACE unless set); 0 for
+    an object without pods."""
+    path = _POD_SPEC_PATHS.get(live.get("kind"))
+    if path is None:
+        return 0
+    if live["kind"] == "Pod" and grace_seconds is not None:
+        return grace_seconds
+    spec = live
+    for key in path:
+        spec = spec.get(key) if isinstance(spec, dict) else None
+    grace = spec.get("terminationGracePeriodSeconds") if isinstance(spec, dict) else None
+    return DEFAULT_POD_GRACE if grace is None else grace

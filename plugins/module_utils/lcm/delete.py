@@ -7,8 +7,9 @@ SOL003 allows it for a NOT_INSTANTIATED instance only, and it has no operation o
 goes, and with it the op occ history and whatever else the VIM's record store keeps for the instance
 (common/record_store.py ``kept_for``: the Kubernetes rollback Secret, the Heat stack the record lives in).
 Refused, before anything is written, while the instance is INSTANTIATED, while an operation of it is
-unfinished (its rollback data would go), and while its record lists what a failed instantiate left
-(deleting the identifier would orphan that: terminate deletes it).
+unfinished (its rollback data would go), and while its record lists what a failed instantiate or terminate left
+(deleting the identifier would orphan that: terminate deletes it) — except what is being deleted already and held by
+finalizers, which nothing the collection does releases: the identifier goes, and the result names it (``left_behind``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 OPERATION = "DELETE_IDENTIFIER"
+
+
+class Leftovers(list):
+    """What a VIM's ``leftovers_of(instance)`` may return: the objects that refuse the delete (terminate deletes them),
+    and ``held``: those being deleted already but held by finalizers, reported and never refused (a plain list holds
+    the first only)."""
+
+    def __init__(self, blocking=(), held=()):
+        super().__init__(blocking)
+        self.held = list(held)
 
 
 def check_deletable(instance, op_occs, leftovers):
@@ -32,8 +43,8 @@ def check_deletable(instance, op_occs, leftovers):
         raise ConflictError("delete", what, "operation occurrence {0} ({1}) is {2}; retry, roll back or fail it first "
                             "(nfv.vnflcm.vnf_lcm_op_occ)".format(busy[0]["id"], busy[0]["operation"], busy[0]["operationState"]))
     if leftovers:
-        raise ConflictError("delete", what, "its record lists what a failed instantiate left ({0}); terminate it first "
-                            "(nfv.vnflcm.vnf_terminate), which deletes them".format(", ".join(leftovers)))
+        raise ConflictError("delete", what, "its record lists what a failed instantiate (or a terminate that was failed) left ({0}); "
+                            "terminate it first (nfv.vnflcm.vnf_terminate), which deletes them".format(", ".join(leftovers)))
 
 
 def plan_delete(store, found, leftovers=(), after_terminate=False):
@@ -42,8 +53,13 @@ def plan_delete(store, found, leftovers=(), after_terminate=False):
     if not after_terminate:
         check_deletable(instance, op_occs, leftovers)
     kept = store.kept_for(instance)
-    return {"operation": OPERATION, "vnf_instance_id": instance["id"], "delete": kept,
+    plan = {"operation": OPERATION, "vnf_instance_id": instance["id"], "delete": kept,
             "lines": ["{0} {1}: delete".format(item["kind"], item["name"]) for item in kept]}
+    held = getattr(leftovers, "held", [])
+    if held:
+        plan["left_behind"] = held
+        plan["lines"] += ["{0}: left on the VIM; it goes once nothing holds it any more".format(item) for item in held]
+    return plan
 
 
 def gone(error):
@@ -61,6 +77,8 @@ def delete_identifier(locate, leftovers_of, check_mode=False, diff_mode=False, t
     instance = found[0]
     plan = plan_delete(store, found, leftovers_of(instance))
     result = {"changed": True, "plan": plan, "vnf_instance": instance, "deleted": []}
+    if plan.get("left_behind"):
+        result["left_behind"] = plan["left_behind"]
     if diff_mode:
         result["diff"] = identifier_diff(instance, plan["delete"])
     if not check_mode:
@@ -109,6 +127,8 @@ def terminate_then_delete(terminated, locate, leftovers_of, check_mode=False, di
     done = delete_identifier(lambda: (store, found), leftovers_of, check_mode, diff_mode, timeout)
     terminated["plan"] = dict(terminated.get("plan") or {}, delete_identifier=done["plan"])
     terminated["deleted"] = done["deleted"]
+    if done.get("left_behind"):
+        terminated["left_behind"] = done["left_behind"]
     terminated["changed"] = bool(terminated.get("changed") or done["changed"])
     if diff_mode and "diff" in terminated:
         terminated["diff"]["after"] = {}

@@ -311,8 +311,9 @@ def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_m
     """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
 
     ``plan(failed, found)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
-    tidies up what the VIM keeps for a rollback that will now never come. A running op occ whose
-    runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
+    tidies up what the VIM keeps for a rollback that will now never come, and may return the instance to record
+    with the FAILED op occ (None: the record stays as it is). A running op occ whose runner is gone is taken over
+    first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
     return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force))
 
@@ -329,9 +330,8 @@ def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, 
         return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed))
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
-    if on_fail is not None:
-        on_fail(failed)
-    return fail(store, found, failed, now)
+    recorded = on_fail(failed) if on_fail is not None else None
+    return fail(store, found, failed, now, recorded)
 
 
 def take_over(store, found, running, event, now, force, check_mode):
@@ -360,9 +360,11 @@ def already_ended(instance, op_occ, event):
     return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": op_occ}
 
 
-def fail(store, found, failed, now=utc_now):
-    """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes."""
-    instance, op_occs, version = found
+def fail(store, found, failed, now=utc_now, instance=None):
+    """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes. ``instance``: the record to keep
+    with it, when the VIM's driver says what the failed operation leaves (else the record stays as it is)."""
+    recorded, op_occs, version = found
+    instance = recorded if instance is None else instance
     done = occ.transition(failed, "fail", now())
     store.save(instance, [done] + [item for item in op_occs if item["id"] != failed["id"]], version)
     return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": done}

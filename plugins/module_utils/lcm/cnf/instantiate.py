@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     judged,
     recorded_resources,
     refresh_vnfcs,
+    with_pending_resources,
     without_instantiated_info,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
@@ -189,11 +190,6 @@ def dry_run_questions(api, questions):
 
 def shown_question(question):
     return {"kind": question["object"]["kind"], "file": question["file"], "namespace": question["namespace"]}
-
-
-def with_pending_resources(instance, flavour_id, namespace, resources):
-    """A NOT_INSTANTIATED instance whose record lists the objects an unfinished instantiate may have created."""
-    return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {"resources": resources}}})
 
 
 def dry_run_creates(api, records, instance_id, what=INSTANTIATE_VNF_REQUEST):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal, scale, terminate
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import belongs, locate, recorded_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, waits, with_metadata_warning
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -105,6 +105,10 @@ def run_resume(params, check_mode=False, diff_mode=False):
     def on_fail(failed):
         if failed["operation"] in resumers.KEEPS_ROLLBACK_DATA:
             drop_rollback(api, found[0])
+        # A failed terminate leaves the instance NOT_INSTANTIATED, its record listing what is still there.
+        if failed["operation"] == occ.TERMINATE:
+            return terminate.record_after_fail(api, found[0])
+        return None
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
@@ -117,7 +121,7 @@ def run_delete(params, check_mode=False, diff_mode=False):
 
     api, namespace = kube_api(params)
     result = identifier.delete_identifier(lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")),
-                                          left_objects, check_mode, diff_mode)
+                                          left_objects(api), check_mode, diff_mode)
     return with_api_calls(result, api)
 
 
@@ -130,16 +134,40 @@ def run_terminate(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 
     result = identifier.terminate_then_delete(
-        result, lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects,
+        result, lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name")), left_objects(api),
         check_mode, diff_mode)
     return with_api_calls(result, api)
 
 
-def left_objects(instance):
-    """What the record of a NOT_INSTANTIATED instance lists: what an instantiate that was failed (not rolled back) left."""
-    if instance.get("instantiationState") == INSTANTIATED:
-        return []
-    return ["{0}/{1}".format(item.get("kind"), item.get("name")) for item in recorded_resources(instance)]
+def left_objects(api):
+    """``leftovers_of(instance)`` for lcm/delete.py: what the record of a NOT_INSTANTIATED instance lists (what an
+    instantiate or a terminate that was failed left) that is still there and the instance's, as delete.Leftovers:
+    those being deleted already (held by finalizers, mostly) apart, as only their holder can release them. An object
+    that cannot be read counts as there."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.delete import Leftovers
+
+    def leftovers_of(instance):
+        if instance.get("instantiationState") == INSTANTIATED:
+            return []
+        blocking, held = [], []
+        for item in recorded_resources(instance):
+            name = "{0}/{1}".format(item.get("kind"), item.get("name"))
+            try:
+                live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
+            except VimError:
+                blocking.append(name)
+                continue
+            if live is None or not belongs(live, item, instance["id"]):
+                continue
+            meta = live["metadata"]
+            if not meta.get("deletionTimestamp"):
+                blocking.append(name)
+            elif meta.get("finalizers"):
+                held.append("{0} (being deleted, held by finalizers {1})".format(name, ", ".join(meta["finalizers"])))
+            else:
+                held.append("{0} (being deleted)".format(name))
+        return Leftovers(blocking, held)
+    return leftovers_of
 
 
 def with_api_calls(result, api):

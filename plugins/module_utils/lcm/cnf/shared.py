@@ -12,13 +12,14 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import is_claim_named_by
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import describe, identity, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vnfc_info, vnfc_resource_info
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import NO_PROGRESS_SECONDS, pod_grace, wait_deleted
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
 
 
@@ -41,6 +42,12 @@ def recorded_resources(instance):
 
 def without_instantiated_info(instance):
     return {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+
+
+def with_pending_resources(instance, flavour_id, namespace, resources):
+    """A NOT_INSTANTIATED instance whose record lists objects of the VNF that may be on the VIM: those an unfinished
+    instantiate may have created, or those a terminate that was failed left. No VNFCs: its pods are gone or going."""
+    return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {"resources": resources}}})
 
 
 def judged(what, record, write, *args, **kwargs):
@@ -79,18 +86,33 @@ def create_or_adopt(api, obj, instance_id, dry_run=False):
     return live
 
 
-def delete_owned(api, instance_id, resources, grace, waits, progress):
-    """Delete those of ``resources`` (record references, in delete order) that carry the instance's labels; wait until gone."""
+def delete_owned(api, instance_id, resources, grace, waits, progress, awaited=()):
+    """Delete those of ``resources`` (record references, in delete order) that are the instance's (its labels, or for a
+    StatefulSet's claim what its reference names: k8s/claims.py); wait until they, and ``awaited`` (what Kubernetes
+    deletes with them), are gone.
+
+    A deletion that shows no progress for the no-progress window (k8s/waiter.py: NO_PROGRESS_SECONDS beyond the grace
+    the deleted pods may take) while objects are held by finalizers ends in DeletionStalled naming them, not at the
+    timeout.
+    """
     deleted = progress.setdefault("deleted", [])
+    allowance = 0
     for item in resources:
         live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
-        if live is None or not is_owned_by(live, instance_id):
+        if live is None or not belongs(live, item, instance_id):
             continue
         api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
         deleted.append(item)
+        allowance = max(allowance, pod_grace(dict(live, kind=item["kind"]), grace))
     if waits.enabled:
-        wait_gone(api, [identity(item) for item in deleted], waits.deadline())
+        wait_deleted(api, [identity(item) for item in deleted + list(awaited)], waits.deadline(), NO_PROGRESS_SECONDS + allowance)
     return deleted
+
+
+def belongs(live, item, instance_id):
+    """Whether the live object ``item`` names is the instance's: its ownership labels, or for the claim of one of its
+    StatefulSets (which carries the controller's labels, not ours) the StatefulSet's name pattern and selector labels."""
+    return is_owned_by(live, instance_id) or is_claim_named_by(live, item)
 
 
 # ---------------------------------------------------------------------------------------------
