@@ -92,10 +92,10 @@ def counts_after(flavour, aspect_id, from_level, to_level, current, what=SCALE_V
         base = current.get(vdu_id)
         if base is None:
             base = scale_base(flavour, vdu_id) + steps_delta(aspect_id, aspect, vdu_id, deltas, 0, from_level)
-        if to_level >= from_level:
-            count = base + steps_delta(aspect_id, aspect, vdu_id, deltas, from_level, to_level)
-        else:
-            count = base - steps_delta(aspect_id, aspect, vdu_id, deltas, to_level, from_level)
+        # The steps between the two levels, taken up or down.
+        lower, upper = min(from_level, to_level), max(from_level, to_level)
+        change = steps_delta(aspect_id, aspect, vdu_id, deltas, lower, upper)
+        count = base + change if to_level >= from_level else base - change
         check_vdu_range(flavour, vdu_id, count, aspect_id, to_level, what, level_field)
         counts[vdu_id] = count
     return counts
