@@ -63,3 +63,15 @@ def sort_for_create(manifests):
 def sort_for_delete(objects):
     """Manifest records (or plain objects) in delete order: the reverse of the create order."""
     return list(reversed(sort_for_create(objects)))
+
+
+# Kinds deleted in the background: a ControllerRevision's data is immutable, so the garbage collector cannot take
+# off the foregroundDeletion finalizer a foreground delete puts on it (Kubernetes 1.36), and it would never go. It
+# owns nothing to wait for; Tacker v2 deletes it in the background too.
+BACKGROUND_DELETE_KINDS = frozenset(("ControllerRevision",))
+
+
+def delete_propagation(kind):
+    """How a CNF's object of ``kind`` is deleted: in the foreground (its dependents first, so a wait sees them go), but for
+    the kinds the garbage collector cannot hold that way."""
+    return "Background" if kind in BACKGROUND_DELETE_KINDS else "Foreground"

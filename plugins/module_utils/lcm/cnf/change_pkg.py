@@ -21,6 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
@@ -278,7 +279,7 @@ def write(api, instance_id, entry):
         raise ConflictError(do, "{0} {1}".format(entry["kind"], entry["name"]), "it does not belong to VNF instance {0}".format(instance_id))
     if do == change.DELETE:
         if live is not None:
-            api.delete(entry["apiVersion"], entry["kind"], entry["name"], namespace, propagation="Foreground")
+            api.delete(entry["apiVersion"], entry["kind"], entry["name"], namespace, propagation=delete_propagation(entry["kind"]))
     elif live is None:
         create_or_adopt(api, entry.get("object") or {}, instance_id)
     elif do == change.RESTART:

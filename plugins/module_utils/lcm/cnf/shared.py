@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import is_claim_named_by
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import describe, identity, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vnfc_info, vnfc_resource_info
@@ -101,7 +102,8 @@ def delete_owned(api, instance_id, resources, grace, waits, progress, awaited=()
         live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
         if live is None or not belongs(live, item, instance_id):
             continue
-        api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation="Foreground", grace_seconds=grace)
+        api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation=delete_propagation(item["kind"]),
+                   grace_seconds=grace)
         deleted.append(item)
         allowance = max(allowance, pod_grace(dict(live, kind=item["kind"]), grace))
     if waits.enabled:
