@@ -369,15 +369,10 @@ def created(flow, package, create_req, instantiate_req, **options):
     return body
 
 
-# ---------------------------------------------------------------------------------------------
-# test_vnflcm_basic.py
-
-def test_basic_lcms_max(flow, packages, one_node, kube):
-    package = packages(OLD_PACKAGE)
+def created_instantiated_shown(flow, package, instantiate_path, **options):
+    """Steps 1 to 3 of Tacker's flows that succeed at instantiating: ``(namespace, inst_id, body of the show, expected_inst_attrs)``."""
     create_req = flow.request(os.path.join(BASIC, "create.json"))
-    instantiate_req = flow.request(os.path.join(BASIC, "max_sample_instantiate.json"))
-    # Cluster-scoped objects among the def files (Namespace, ClusterRole, PersistentVolumes, StorageClasses, ...).
-    options = {"allow_cluster_scoped": True}
+    instantiate_req = flow.request(instantiate_path)
 
     # 1. Create a new VNF instance resource
     expected_inst_attrs = list(EXPECTED_INST_ATTRS)
@@ -385,7 +380,7 @@ def test_basic_lcms_max(flow, packages, one_node, kube):
     # Tacker: self.check_resp_body(body, expected_inst_attrs)
     check_resp_body(body, expected_inst_attrs)
     inst_id = body["id"]
-    # Tacker: self.check_package_usage(self.cnf_pkg, 'IN_USE') -- no NFVO, no usageState of a package.
+    # Tacker: self.check_package_usage(<package>, 'IN_USE') -- no NFVO, no usageState of a package.
 
     # 2. Instantiate a VNF instance
     result = flow.instantiate_vnf_instance(package, inst_id, create_req, instantiate_req, **options)
@@ -398,6 +393,17 @@ def test_basic_lcms_max(flow, packages, one_node, kube):
     body, _occs = flow.show_vnf_instance(namespace, inst_id)
     # Tacker: self.check_resp_body(body, expected_inst_attrs)
     check_resp_body(body, expected_inst_attrs)
+    return namespace, inst_id, body, expected_inst_attrs
+
+
+# ---------------------------------------------------------------------------------------------
+# test_vnflcm_basic.py
+
+def test_basic_lcms_max(flow, packages, one_node, kube):
+    package = packages(OLD_PACKAGE)
+    # Cluster-scoped objects among the def files (Namespace, ClusterRole, PersistentVolumes, StorageClasses, ...).
+    namespace, inst_id, body, _attrs = created_instantiated_shown(
+        flow, package, os.path.join(BASIC, "max_sample_instantiate.json"), allow_cluster_scoped=True)
     vnfc_resource_infos = body["instantiatedVnfInfo"]["vnfcResourceInfo"]
     vdu_nums = {"VDU1": 0, "VDU2": 0, "VDU3": 0, "VDU5": 0, "VDU6": 0}
     kinds = {"VDU1": "Pod", "VDU2": "Deployment", "VDU3": "ReplicaSet", "VDU5": "StatefulSet", "VDU6": "DaemonSet"}
@@ -476,28 +482,8 @@ def test_basic_lcms_max(flow, packages, one_node, kube):
 
 def test_basic_lcms_min(flow, packages):
     package = packages(OLD_PACKAGE)
-    create_req = flow.request(os.path.join(BASIC, "create.json"))
-    instantiate_req = flow.request(os.path.join(BASIC, "min_sample_instantiate.json"))
-
-    # 1. Create a new VNF instance resource
-    expected_inst_attrs = list(EXPECTED_INST_ATTRS)
-    body = created(flow, package, create_req, instantiate_req)
-    # Tacker: self.check_resp_body(body, expected_inst_attrs)
-    check_resp_body(body, expected_inst_attrs)
-    inst_id = body["id"]
-    # Tacker: self.check_package_usage(self.cnf_pkg, 'IN_USE') -- no NFVO, no usageState of a package.
-
-    # 2. Instantiate a VNF instance (vimConnectionInfo names the registered VIM by its id only)
-    result = flow.instantiate_vnf_instance(package, inst_id, create_req, instantiate_req)
-    # Tacker: self.assertEqual(202, resp.status_code); self.wait_lcmocc_complete(lcmocc_id)
-    completed(result, "INSTANTIATE")
-    namespace = result["plan"]["namespace"]
-
-    # 3. Show VNF instance
-    expected_inst_attrs.extend(INSTANTIATED_ATTRS)
-    body, _occs = flow.show_vnf_instance(namespace, inst_id)
-    # Tacker: self.check_resp_body(body, expected_inst_attrs)
-    check_resp_body(body, expected_inst_attrs)
+    # min_sample_instantiate.json's vimConnectionInfo names the registered VIM by its id only.
+    namespace, inst_id, body, _attrs = created_instantiated_shown(flow, package, os.path.join(BASIC, "min_sample_instantiate.json"))
     # Tacker: self.assertEqual(1, len(vnfc_resource_infos))
     assert len(body["instantiatedVnfInfo"].get("vnfcResourceInfo")) == 1
 
@@ -612,30 +598,9 @@ def test_scale_out_rollback(flow, packages):
 def instantiated_for_change(flow, packages):
     """Steps 1 to 3 of both change flows: the old package instantiated with change_vnfpkg_instantiate.json."""
     old, new = packages(OLD_PACKAGE), packages(NEW_PACKAGE)
-    create_req = flow.request(os.path.join(BASIC, "create.json"))
-    instantiate_req = flow.request(os.path.join(CHANGE, "change_vnfpkg_instantiate.json"))
     # The def files create the VNF's namespace (curry), a cluster-scoped object.
-    options = {"allow_cluster_scoped": True}
-
-    # 1. Create a new VNF instance resource
-    expected_inst_attrs = list(EXPECTED_INST_ATTRS)
-    body = created(flow, old, create_req, instantiate_req, **options)
-    # Tacker: self.check_resp_body(body, expected_inst_attrs)
-    check_resp_body(body, expected_inst_attrs)
-    inst_id = body["id"]
-    # Tacker: self.check_package_usage(self.old_pkg, 'IN_USE') -- no NFVO, no usageState of a package.
-
-    # 2. Instantiate a VNF instance
-    result = flow.instantiate_vnf_instance(old, inst_id, create_req, instantiate_req, **options)
-    # Tacker: self.assertEqual(202, resp.status_code); self.wait_lcmocc_complete(lcmocc_id)
-    completed(result, "INSTANTIATE")
-    namespace = result["plan"]["namespace"]
-
-    # 3. Show VNF instance
-    expected_inst_attrs.extend(INSTANTIATED_ATTRS)
-    body, _occs = flow.show_vnf_instance(namespace, inst_id)
-    # Tacker: self.check_resp_body(body, expected_inst_attrs)
-    check_resp_body(body, expected_inst_attrs)
+    namespace, inst_id, body, expected_inst_attrs = created_instantiated_shown(
+        flow, old, os.path.join(CHANGE, "change_vnfpkg_instantiate.json"), allow_cluster_scoped=True)
     return new, namespace, inst_id, body, expected_inst_attrs
 
 
