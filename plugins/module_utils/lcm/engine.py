@@ -213,7 +213,8 @@ def act(operation, scripts, op_occ, progress, rollback):
         variables = dict(Runs.end_hook.get("variables") or {}, vnf_lifecycle_hook_vnf_instance=interface_scripts.visible_instance(instance),
                          vnf_lifecycle_hook_lcm_op_occ=op_occ)
         coordination.run_tasks(Runs.end_hook["name"], Runs.end_hook["tasks"], variables, Runs.script_timeout)
-        _ran(progress, Runs.end_hook["name"])
+        # Named apart from the VNFD's script of the same operation (both are "<op>_end").
+        _ran(progress, "end hook " + Runs.end_hook["name"])
     return instance
 
 

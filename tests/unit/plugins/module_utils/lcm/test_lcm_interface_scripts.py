@@ -177,6 +177,17 @@ def test_a_failing_start_script_fails_before_any_write(home):
     assert order == [] and store.states == ["PROCESSING", "FAILED_TEMP"]
 
 
+def test_the_end_hook_is_named_apart_from_the_vnfd_script_of_the_same_operation(home, monkeypatch):
+    kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RECORDING_SCRIPT}), "simple", True, "ScaleVnfRequest")
+    monkeypatch.setattr(engine.coordination, "run_tasks", lambda name, tasks, variables, timeout: None)
+    engine.configure(end_hook={"name": "scale_end", "tasks": "[]", "variables": {}})
+    try:
+        result = run(scale_operation(MemoryStore(), kept, []), now=lambda: NOW)
+    finally:
+        engine.configure()
+    assert result["hooks_run"] == ["scale_start", "scale_end", "end hook scale_end"]
+
+
 def test_the_end_hook_runs_after_the_end_script_and_its_failure_fails_the_operation(home, monkeypatch):
     kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RECORDING_SCRIPT}), "simple", True, "ScaleVnfRequest")
     calls = []
