@@ -160,3 +160,32 @@ def test_a_missing_script_is_refused_only_when_scripts_are_to_run(ansible_task, 
     planned = ansible_task("vnf_instantiate", args, check=True)
     assert not planned.get("failed") and "not_run" in planned["plan"]["interface_scripts"], planned.get("msg")
     assert json.dumps(planned).count("sample_script.py") >= 2
+
+
+def test_a_failing_end_hook_of_the_role_leaves_the_operation_failed_temp_to_roll_back(ansible_task, k8s_lab, kube, scripted, k8s_namespace, tmp_path):
+    from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import head
+    from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import PlaybookDriver
+
+    package, _marks = scripted
+    body = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": [DEPLOYMENT]}}
+    done = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "hooked",
+                                            "request": body, "wait_timeout": 60, "wait_sleep": 1})
+    assert not done.get("failed"), done.get("msg")
+    hook = tmp_path / "scale_end.yml"
+    hook.write_text("- name: Refuse\n  ansible.builtin.fail:\n    msg: the role's {{ vnf_lifecycle_hook_name }} hook refused"
+                    " ({{ vnf_lifecycle_hook_lcm_op_occ.operationState }}, {{ hook_note }})\n")
+    playbook = PlaybookDriver(tmp_path / "cli", {"kubeconfig": str(k8s_lab.kubeconfig)})
+    common = {"vnf_lifecycle_instance_name": "hooked", "vnf_lifecycle_namespace": k8s_namespace, "vnf_lifecycle_wait_timeout": 60,
+              "vnf_lifecycle_wait_sleep": 1}
+    run = playbook.run("scale", dict(common, vnf_lifecycle_request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"},
+                                     vnf_lifecycle_hooks={"scale_end": str(hook)}, vnf_lifecycle_hook_vars={"hook_note": "given by the play"}))
+    assert run.status == "failed", run.stdout
+    # Inside the operation: its op occ was PROCESSING when the hook ran, and is FAILED_TEMP now, the scale done.
+    assert "the role's scale_end hook refused (PROCESSING, given by the play)" in run.stdout, run.stdout
+    assert head(kube, k8s_namespace)["operationState"] == "FAILED_TEMP" and replicas(kube, k8s_namespace) == 3
+    rolled = playbook.run("op_occ", dict(common, vnf_lifecycle_op_occ_action="rollback"))
+    assert rolled.status == "successful", rolled.stdout
+    assert head(kube, k8s_namespace)["operationState"] == "ROLLED_BACK" and replicas(kube, k8s_namespace) == 2
+    gone = ansible_task("vnf_terminate", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "hooked",
+                                          "delete_instance": True, "wait_timeout": 60, "wait_sleep": 1})
+    assert not gone.get("failed"), gone.get("msg")
