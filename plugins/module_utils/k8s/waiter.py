@@ -9,6 +9,7 @@ import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready, needs_wait
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import POD_SPEC_PATHS
 
 # How long a deletion may show no progress at all (none of the objects waited for went or changed) before the objects
 # still there are named as held, on top of the grace their pods may take to stop (pod_grace). Well under any sensible
@@ -16,16 +17,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is
 NO_PROGRESS_SECONDS = 30
 # A pod's terminationGracePeriodSeconds when its spec does not say.
 DEFAULT_POD_GRACE = 30
-_POD_SPEC_PATHS = {
-    "Pod": ("spec",),
-    "Deployment": ("spec", "template", "spec"),
-    "ReplicaSet": ("spec", "template", "spec"),
-    "ReplicationController": ("spec", "template", "spec"),
-    "StatefulSet": ("spec", "template", "spec"),
-    "DaemonSet": ("spec", "template", "spec"),
-    "Job": ("spec", "template", "spec"),
-    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
-}
+# Where each kind keeps its pods' spec: the workloads' (references.py), and a ReplicationController's, which a VNF may
+# deploy though selective restart does not look into it.
+_POD_SPEC_PATHS = dict(POD_SPEC_PATHS, ReplicationController=("spec", "template", "spec"))
 
 
 class DeletionStalled(VimError):
