@@ -40,9 +40,28 @@ def serialize_ast_parse():
     ast.parse = locked_parse
 
 
+def keystone_token_per_request():
+    """Keep the token Keystone's AuthContextMiddleware validated per thread.
+
+    The middleware stores it on itself (``self.token``), one object every thread
+    shares: under a threaded server a request can be authorized with another
+    request's token (seen: the admin's project-scoped ``create_endpoint`` refused
+    as made "with domain scope", holding Heat's domain token). wsgiref starts a
+    thread per request, so per thread is per request.
+    """
+    from keystone.server.flask.request_processing.middleware import auth_context
+
+    tokens = threading.local()
+    auth_context.AuthContextMiddleware.token = property(
+        lambda self: getattr(tokens, 'token', None),
+        lambda self, token: setattr(tokens, 'token', token))
+
+
 def main():
     serialize_ast_parse()
     host, port, target = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if target.startswith('keystone.'):
+        keystone_token_per_request()
     # oslo.config parses sys.argv when the app module is imported: hide ours.
     sys.argv = [sys.argv[0]] + sys.argv[4:]
     module, attr = target.split(':')
