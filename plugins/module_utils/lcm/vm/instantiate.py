@@ -76,12 +76,15 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         # A run creating an instance of this name now: said before anything else is checked.
         store.check_name_free(instance)
     level_id = request.get("instantiationLevelId")
-    indexes = indexes_for(nfv_params.vnfc_counts(flavour, level_id))
-    check_connectivity(vim, request)
+    counts = nfv_params.vnfc_counts(flavour, level_id)
+    indexes = indexes_for(counts)
+    form = load_form(base_template)
+    nfv_patch = (request.get("additionalParams") or {}).get("nfv")
+    placeholders = nfv_params.ports_set_by_nfv(flavour, request.get("extVirtualLinks") or [], counts, nfv_patch, form=form)
+    port_lines = check_connectivity(vim, request, nfv_patch=nfv_patch, placeholders=placeholders)
     private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
-    form = load_form(base_template)
     script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
@@ -99,7 +102,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         "nfv": nfv,
         "unresolved_nfv_params": heat_template.unresolved_nfv_params(template, nfv),
         "warnings": list(package.warnings),
-        "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())],
+        "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())] + port_lines,
     }
     if script:
         plan["user_data"] = "{0} ({1}.instantiate)".format(script["path"], script["class"])
