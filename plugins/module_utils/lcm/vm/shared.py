@@ -25,13 +25,18 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST
 
 # The flavour parts later operations need to rebuild the stack without the package.
 FLAVOUR_KEYS = ("vdus", "cps", "virtual_links", "virtual_storages")
+
+
+def recorded_flavour(flavour):
+    """The part of a VNFD flavour the record keeps: what scale, heal and the stack rebuilds need without the package."""
+    return dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS})
 
 
 class HeatVim:
