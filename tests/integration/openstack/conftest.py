@@ -272,7 +272,7 @@ def _params(parameters):
 # VM-based VNFs (tier 2): the lab with the images of Tacker's userdata_standard packages
 
 # The images userdata_standard names, and the one its change package adds for VDU1.
-IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image")
+IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image", "VDU1-VirtualStorage-image")
 
 
 @pytest.fixture(scope="module")
