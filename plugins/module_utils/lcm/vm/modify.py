@@ -100,8 +100,9 @@ def plan_modify(vim, store, found, request, waits=None, preview=False, package=N
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "modifications": {key: modified.get(key) for key in keys},
             "lines": ["{0}: modify (record only, no stack update)".format(label) for label in keys + vnfc_labels] or ["no change"]}
     if new_vnfd is not None:
-        plan["lines"].insert(0, "vnfdId {0} -> {1}: the new package describes what is deployed (flavour, VDUs, Heat templates)".format(
-            instance.get("vnfdId"), modified["vnfdId"]))
+        why = ("the new package describes what is deployed (flavour, VDUs, Heat templates)" if instance.get("instantiationState") == INSTANTIATED
+               else "the instance is not instantiated")
+        plan["lines"].insert(0, "vnfdId {0} -> {1}: {2}".format(instance.get("vnfdId"), modified["vnfdId"], why))
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
     return Operation(occ.MODIFY_INFO, without_vim_secrets(request), instance, plan, store, op_occs, version, changed=modified != instance,

@@ -150,8 +150,10 @@ def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST, nfv_patch=Non
     cp_patch = (nfv_patch or {}).get("CP") if isinstance(nfv_patch, dict) else None
     lines = []
     for key, entry in sorted((cp_patch or {}).items()):
-        if isinstance(entry, dict) and entry.get("port"):
+        if isinstance(entry, dict) and entry.get("port") is not None:
             field = "additionalParams.nfv.CP.{0}.port".format(key)
+            if not isinstance(entry["port"], str):
+                raise ValidationError(patch_source or what, field, "must be the id or name of a Neutron port")
             _find(network.find_port, entry["port"], field, "port", patch_source or what)
     for index, link in enumerate(request.get("extVirtualLinks") or []):
         path = field_path("extVirtualLinks", index)

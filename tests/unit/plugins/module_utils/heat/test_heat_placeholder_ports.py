@@ -95,3 +95,10 @@ def test_a_port_that_serves_a_cp_nfv_does_not_replace_is_looked_up(flavour, tack
     with pytest.raises(ValidationError, match="port 'dummy-id' does not exist"):
         check_connectivity(vim_with(FakeNetwork()), tacker_request, nfv_patch=tacker_request["additionalParams"]["nfv"],
                            placeholders=placeholders_of(flavour, tacker_request))
+
+
+def test_an_nfv_cp_port_that_is_no_string_is_refused_naming_the_field(flavour, tacker_request):
+    tacker_request["additionalParams"]["nfv"]["CP"]["VDU2_CP1-0"]["port"] = 42
+    with pytest.raises(ValidationError, match="must be the id or name of a Neutron port") as caught:
+        check_connectivity(vim_with(FakeNetwork()), tacker_request, nfv_patch=tacker_request["additionalParams"]["nfv"])
+    assert caught.value.field == "additionalParams.nfv.CP.VDU2_CP1-0.port"

@@ -261,3 +261,28 @@ def test_a_package_of_another_vnfd_than_the_request_names_is_refused(deployed, f
     path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-copy")
     with pytest.raises(ValidationError, match="is not the id of the given VNFD"):
         modify_with(deployed, path, {"vnfdId": "vnfd-else"})
+
+
+def test_a_new_vnfd_of_an_instance_not_instantiated_is_taken_without_comparing(deployed, fixtures_dir, tmp_path):
+    _vim, stacks, store, found = deployed
+    instance = dict(found[0], instantiationState="NOT_INSTANTIATED")
+    store.save(instance, [], found[2])
+    stacks.writes.clear()
+    stacks.files = None  # nothing deployed: the stack's files are not read
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other", edit_top_template)
+    result = modify_with(deployed, path, {"vnfdId": "vnfd-other"})
+    assert result["changed"] and store.find("i-1")[0]["vnfdId"] == "vnfd-other"
+    assert result["plan"]["lines"][0] == "vnfdId {0} -> vnfd-other: the instance is not instantiated".format(OLD_VNFD)
+
+
+def test_heat_modify_reads_the_package_it_is_given(monkeypatch, fixtures_dir):
+    seen = {}
+
+    def on_instance(planner, name):
+        seen["planner"], seen["name"] = planner, name
+        return lambda params, check_mode, diff_mode: {"changed": False}
+
+    monkeypatch.setattr(vm_runner, "on_instance", on_instance)
+    params = {"package": os.path.join(fixtures_dir, "userdata_standard"), "delete_removed": False}
+    assert vm_runner.run_modify(params) == {"changed": False}
+    assert seen["name"] == "MODIFY_INFO" and seen["planner"].keywords["package"].to_dict()["vnfd"]["descriptor_id"] == OLD_VNFD
