@@ -32,7 +32,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     vnfd_id,
 )
 
-pytestmark = [pytest.mark.tier2, pytest.mark.xdist_group("tacker-max")]
+pytestmark = pytest.mark.tier2
 PACKAGE = "basic_lcms_max"
 
 
