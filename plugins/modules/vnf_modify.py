@@ -45,9 +45,15 @@ description:
     C(vnfcInfoModifications)) change the VnfInstance kept in the instance's stack, which is written by
     signalling its record resource: no stack update, no server touched. The operation occurrence is
     C(MODIFY_INFO); a re-run with nothing left to change writes nothing."
-  - "OpenStack: a C(vnfdId) other than the instance's is refused (naming C(vnfdId)): a new VNF package is
-    M(nfv.vnflcm.vnf_change_pkg). O(package) and O(delete_removed) belong to the container update, which is for
-    CNFs only, and are refused too. C(accessInfo) secrets of C(vimConnectionInfo) are never stored."
+  - "OpenStack: a C(vnfdId) other than the instance's, with its O(package), changes the record's C(vnfdId), C(vnfProvider),
+    C(vnfProductName), C(vnfSoftwareVersion) and C(vnfdVersion) with no stack update (as Tacker v2's Modify does) when the new
+    package describes what is deployed: the instance's flavour is in the new VNFD, with the same VDU ids, the same flavour
+    as the record keeps it (VDUs with their Nova flavours and images, CPs, virtual links, storages, scaling aspects and
+    instantiation levels), the same top Heat template as the one instantiated and the same nested templates as the stack's
+    (both compared as parsed YAML). Otherwise it is refused before any write, naming what differs: a package that changes
+    what is deployed is M(nfv.vnflcm.vnf_change_pkg). A re-run with the same C(vnfdId) changes nothing."
+  - "OpenStack: O(delete_removed) belongs to the container update, which is for CNFs only, and is refused. C(accessInfo)
+    secrets of C(vimConnectionInfo) are never stored."
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
@@ -70,7 +76,8 @@ options:
       vnfdId:
         description:
           - The VNFD of O(package); a new one on an instantiated CNF is the container update (see the description).
-          - On OpenStack only the instance's own C(vnfdId) is taken (no change); a new one is M(nfv.vnflcm.vnf_change_pkg).
+          - On OpenStack a new one changes the record only, when its O(package) describes what is deployed (see the
+            description); otherwise it is M(nfv.vnflcm.vnf_change_pkg).
         type: str
       metadata:
         description:
@@ -97,8 +104,9 @@ options:
         elements: str
   package:
     description:
-      - The VNF package (CSAR directory or zip) of the new C(vnfdId); required when C(vnfdId) changes.
-      - Kubernetes only; refused on OpenStack.
+      - The VNF package (CSAR directory or zip) of the new C(vnfdId); required when C(vnfdId) changes, on both VIMs.
+      - On OpenStack it is only read; its VNFD identity goes to the record, its flavour and Heat templates are compared
+        with what is deployed.
     type: path
   delete_removed:
     description:
@@ -147,6 +155,14 @@ EXAMPLES = r"""
       vnfcInfoModifications:
         - id: VDU1-6f1c2d3e-0000-4000-8000-000000000001
           vnfcConfigurableProperties: {role: primary}
+
+- name: On OpenStack, move a VM-based VNF to a new VNFD that describes the same deployment (the record only)
+  nfv.vnflcm.vnf_modify:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    package: /srv/packages/vnf1-relabelled
+    request:
+      vnfdId: 6b02a1b4-8c7e-4f61-9d0e-2f1c3e4d5a6b
 
 - name: Update containers to a new package, restarting only the pods that need it
   nfv.vnflcm.vnf_modify:

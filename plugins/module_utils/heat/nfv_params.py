@@ -169,6 +169,24 @@ def cp_params(flavour, ext_virtual_links, counts, what=INSTANTIATE, form=STANDAR
     return section
 
 
+def ports_set_by_nfv(flavour, ext_virtual_links, counts, nfv_patch, what=INSTANTIATE, form=STANDARD_FORM):
+    """extLinkPorts resourceIds that ``nfv_patch`` (additionalParams.nfv) replaces on every CP they serve: Tacker's
+    requests put a placeholder (``dummy-id``) there and name the real port in ``nfv.CP.<cp>.port``, which is merged last.
+    ``{resourceId: [nfv CP keys]}``; such a resourceId is never used, so it need not exist."""
+    cp_patch = (nfv_patch or {}).get("CP") if isinstance(nfv_patch, dict) else None
+    if not isinstance(cp_patch, dict):
+        return {}
+    served = {}
+    for key, value in sorted(cp_params(flavour, ext_virtual_links, counts, what, form).items()):
+        if value.get("port"):
+            served.setdefault(value["port"], []).append(key)
+    return {port: keys for port, keys in served.items() if all(port_patched(cp_patch, key) for key in keys)}
+
+
+def port_patched(cp_patch, key):
+    return isinstance(cp_patch.get(key), dict) and bool(cp_patch[key].get("port"))
+
+
 def _check_external(cp, cpd_id, field, seen, what):
     if cpd_id in seen:
         raise ValidationError(what, field, "CP {0} is already connected by {1}".format(cpd_id, seen[cpd_id]))

@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim impor
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, validate_create_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, VNF_INFO_MODIFICATION_REQUEST, validate_create_request
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -147,6 +147,16 @@ def name_claimer(store, instance, modified):
         raise name_taken(name, store.scope(), holder[0]["id"], renaming=True)
     store.check_name_free(modified)
     return lambda progress: store.claim_name(modified, progress.get("op_occ_id"))
+
+
+def new_vnfd_of(instance, request, package):
+    """The VNFD a validated VnfInfoModificationRequest moves the instance to (both VIMs): None while its vnfdId stays; a new
+    vnfdId needs that VNFD's package (option package), whose descriptor_id apply_vnf_info_modification checks."""
+    if "vnfdId" not in request or request["vnfdId"] == instance.get("vnfdId"):
+        return None
+    if package is None:
+        raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package)".format(request["vnfdId"]))
+    return package.to_dict()["vnfd"]
 
 
 def creation_fields(params, vnfd):

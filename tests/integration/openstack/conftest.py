@@ -61,6 +61,7 @@ XDIST_GROUPS = {
     'test_role_molecule.py': 'playbooks',
     'test_vnf_heat_faults.py': 'faults',
     'test_vnf_heat_tacker_requests.py': 'faults',
+    'test_vnf_heat_tacker_max.py': 'tacker-max',  # about 1 min, one VNF of its own
     'test_vnf_heat_lifecycle.py': 'lifecycle',
     'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-runner]': 'lifecycle',
     'test_heat_nova_neutron.py': 'lifecycle',
@@ -272,7 +273,7 @@ def _params(parameters):
 # VM-based VNFs (tier 2): the lab with the images of Tacker's userdata_standard packages
 
 # The images userdata_standard names, and the one its change package adds for VDU1.
-IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image")
+IMAGES = ("cirros-0.5.2-x86_64-disk", "VDU2-VirtualStorage-image", "VDU1-image", "VDU1-VirtualStorage-image")
 
 
 @pytest.fixture(scope="module")

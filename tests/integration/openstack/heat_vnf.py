@@ -8,6 +8,7 @@ Their fixtures (``lab``, ``package``) are in conftest.py.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -232,3 +233,32 @@ def instantiated(ansible_task, created, packages, name):
     assert not result.get("failed"), result.get("msg")
     created.append(info_of(result)["metadata"]["stack_name"])
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Tacker's basic_lcms_max (DefaultUserData): VDU2_CP1-1 / VDU2_CP1-2 are ports the request gives
+
+@contextlib.contextmanager
+def net0_ports(conn, prefix, count):
+    """``count`` ports of net0 made for a test (extLinkPorts), deleted when it leaves: their ids."""
+    network = conn.network.find_network("net0")
+    ports = [conn.network.create_port(network_id=network.id, name="{0}-{1}-{2}".format(prefix, uuid.uuid4().hex[:6], index))
+             for index in range(1, count + 1)]
+    try:
+        yield [port.id for port in ports]
+    finally:
+        for port in ports:
+            conn.network.delete_port(port, ignore_missing=True)
+
+
+def cp_config(subnet, fixed=None):
+    address = {"type": "IPV4", "subnetId": subnet}
+    address.update({"fixedAddresses": fixed} if fixed else {"numDynamicAddresses": 1})
+    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
+
+
+def vdu2_cp2(fixed):
+    """VDU2_CP2 reads two fixed_ips entries: a fixed address on net1's subnet, and a dynamic one."""
+    config = cp_config("net1-subnet", [fixed])
+    config["cpProtocolData"] += cp_config("net1-subnet")["cpProtocolData"]
+    return {"cpdId": "VDU2_CP2", "cpConfig": {"VDU2_CP2_1": config}}

@@ -27,16 +27,19 @@ from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     change,
+    cp_config,
     first_vnfc_changed,
     heat_writes,
     info_of,
     instantiate,
     kill_when,
+    net0_ports,
     repackaged,
     stack_of,
     stack_updates,
     stacks_named,
     stacks_of_instance,
+    vdu2_cp2,
     vnfd_id,
 )
 
@@ -222,24 +225,8 @@ def test_min_package_scale_in_and_heal_killed_while_heat_updates_are_retried(lab
 @pytest.fixture
 def vdu2_ports(admin_conn):
     """The two ports Tacker's requests give VDU2_CP1-1 and VDU2_CP1-2 (extLinkPorts), deleted at the end."""
-    network = admin_conn.network.find_network("net0")
-    ports = [admin_conn.network.create_port(network_id=network.id, name="asg-lp-{0}-{1}".format(uuid.uuid4().hex[:6], cp)) for cp in (1, 2)]
-    yield [port.id for port in ports]
-    for port in ports:
-        admin_conn.network.delete_port(port, ignore_missing=True)
-
-
-def cp_config(subnet, fixed=None):
-    address = {"type": "IPV4", "subnetId": subnet}
-    address.update({"fixedAddresses": fixed} if fixed else {"numDynamicAddresses": 1})
-    return {"cpProtocolData": [{"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {"ipAddresses": [address]}}]}
-
-
-def vdu2_cp2(fixed):
-    """VDU2_CP2 reads two fixed_ips entries: a fixed address on net1's subnet, and a dynamic one."""
-    config = cp_config("net1-subnet", [fixed])
-    config["cpProtocolData"] += cp_config("net1-subnet")["cpProtocolData"]
-    return {"cpdId": "VDU2_CP2", "cpConfig": {"VDU2_CP2_1": config}}
+    with net0_ports(admin_conn, "asg-lp", 2) as ports:
+        yield ports
 
 
 def test_max_package_fixed_address_changed_by_change_ext_conn(lab, admin_conn, ansible_task, tacker_packages, volume_image, vdu2_ports):

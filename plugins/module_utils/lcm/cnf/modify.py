@@ -34,7 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.heal import recreate_pod, wait_recreated
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, judged, refresh_vnfcs, vdu_records_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, private_state, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, new_vnfd_of, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
@@ -59,11 +59,9 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
     waits = waits or Waits()
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
-    new_vnfd = package.to_dict()["vnfd"] if package is not None else None
-    new_package = "vnfdId" in request and request["vnfdId"] != instance.get("vnfdId")
-    if new_package and new_vnfd is None:
-        raise ValidationError(MODIFY_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package)".format(request["vnfdId"]))
-    modified = apply_vnf_info_modification(instance, request, new_vnfd if new_package else None)
+    new_vnfd = new_vnfd_of(instance, request, package)
+    new_package = new_vnfd is not None
+    modified = apply_vnf_info_modification(instance, request, new_vnfd)
     claim_name = name_claimer(store, instance, modified)
     update = None
     if new_package and instance.get("instantiationState") == INSTANTIATED:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg, nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -44,13 +44,20 @@ def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
     private = private_state(instance)
     request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
     refuse_scripts(request, private, WHAT, occ.CHANGE_EXT_CONN)
-    new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"], form_of(private["base_template"]))
-    check_connectivity(vim, request, WHAT)
+    form = form_of(private["base_template"])
+    new_request = change_ext_conn.request_after(private["request"], request, private["flavour"], private["vnfcs"], form)
+    # The stack's nfv takes the instance's additionalParams.nfv last (its CP ports too), as the instantiate did.
+    nfv_patch = (new_request.get("additionalParams") or {}).get("nfv")
+    counts = {vdu_id: len(values) for vdu_id, values in (private["vnfcs"] or {}).items()}
+    placeholders = nfv_params.ports_set_by_nfv(private["flavour"], request.get("extVirtualLinks") or [], counts, nfv_patch, WHAT, form)
+    port_lines = check_connectivity(vim, request, WHAT, nfv_patch, placeholders, "the instance's InstantiateVnfRequest")
     new_private = dict(private, request=new_request)
     vim_connections = sol_change_ext_conn.vim_connections_after(instance, request)
     # As the record keeps it (no secrets), so that a re-run compares equal.
     vim_connections = recordable_vims(vim_connections) if vim_connections else None
-    return _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview)
+    operation = _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview)
+    operation.plan["lines"] += port_lines
+    return operation
 
 
 def _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview=False, rollback=False):

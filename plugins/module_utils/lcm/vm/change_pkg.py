@@ -28,18 +28,18 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
-    FLAVOUR_KEYS,
     check_connectivity,
     check_flavours,
     load_form,
     located_stack,
-    update_preview_summary,
+    recorded_flavour,
     refreshed,
     resolve_images,
     stack_nfv,
+    update_preview_summary,
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
@@ -92,7 +92,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         made = {"script": script["path"], "class": script["class"], "stack": {"template": desired["template"], "nfv": desired["nfv"]},
                 "request": effective, "vnfcs": private["vnfcs"]}
     new_private = {
-        "flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
+        "flavour": recorded_flavour(flavour),
         "base_template": base_template,
         "request": effective,
         "instantiation": private.get("instantiation"),

@@ -13,10 +13,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params,
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
-    FLAVOUR_KEYS,
     check_connectivity,
     check_flavours,
     desired_stack,
@@ -24,6 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     load_form,
     max_scale_levels,
     preview_summary,
+    recorded_flavour,
     refreshed,
     resolve_images,
     stack_description,
@@ -76,12 +76,15 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         # A run creating an instance of this name now: said before anything else is checked.
         store.check_name_free(instance)
     level_id = request.get("instantiationLevelId")
-    indexes = indexes_for(nfv_params.vnfc_counts(flavour, level_id))
-    check_connectivity(vim, request)
-    private = {"flavour": dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS}),
+    counts = nfv_params.vnfc_counts(flavour, level_id)
+    indexes = indexes_for(counts)
+    form = load_form(base_template)
+    nfv_patch = (request.get("additionalParams") or {}).get("nfv")
+    placeholders = nfv_params.ports_set_by_nfv(flavour, request.get("extVirtualLinks") or [], counts, nfv_patch, form=form)
+    port_lines = check_connectivity(vim, request, nfv_patch=nfv_patch, placeholders=placeholders)
+    private = {"flavour": recorded_flavour(flavour),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
-    form = load_form(base_template)
     script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
@@ -99,7 +102,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         "nfv": nfv,
         "unresolved_nfv_params": heat_template.unresolved_nfv_params(template, nfv),
         "warnings": list(package.warnings),
-        "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())],
+        "lines": ["{0}: create ({1})".format(key, value.get("type")) for key, value in sorted(template["resources"].items())] + port_lines,
     }
     if script:
         plan["user_data"] = "{0} ({1}.instantiate)".format(script["path"], script["class"])

@@ -5,54 +5,104 @@
 
 The record lives in the instance's stack, written by signalling its record resource (heat/store.py), which is no
 stack update: the modification changes the record and nothing of the VNF. The SOL003 semantics are the pure
-sol/vnf_instance.apply_vnf_info_modification that the Kubernetes modify uses too. A new vnfdId is a change of
-package, which on Heat is vnf_change_pkg; a container update (option package) exists on Kubernetes only.
+sol/vnf_instance.apply_vnf_info_modification that the Kubernetes modify uses too.
+
+A new vnfdId (with its package, option package) changes the record's VNFD identity only, as Tacker v2's Modify does, when
+the new package describes what is deployed (:func:`check_same_deployment`); any other new package is vnf_change_pkg.
 """
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer, new_vnfd_of, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import VNF_INFO_MODIFICATION_REQUEST as MODIFY_REQUEST
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import apply_vnf_info_modification, modification_diff, modified_attributes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, apply_vnf_info_modification
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import modification_diff, modified_attributes
 
-MODIFY_REQUEST = "VnfInfoModificationRequest"
-CHANGE_PKG_HINT = "on the OpenStack VIM a new VNF package is applied with nfv.vnflcm.vnf_change_pkg (ChangeCurrentVnfPkgRequest)"
+CHANGE_PKG_HINT = "a package that changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg (ChangeCurrentVnfPkgRequest)"
 
 
-def check_heat_options(package=None, delete_removed=False):
-    """The options of a Kubernetes container update are refused on Heat, naming the option."""
-    if package:
-        raise ValidationError("module options", "package",
-                              "the container update with selective restart is for CNFs on Kubernetes; " + CHANGE_PKG_HINT)
+def check_heat_options(delete_removed=False):
+    """The option only a Kubernetes container update has is refused on Heat, naming it."""
     if delete_removed:
         raise ValidationError("module options", "delete_removed", "deletes ConfigMaps/Secrets of a Kubernetes container update; "
                               "it has no meaning on the OpenStack VIM")
 
 
-def modified_record(instance, request):
-    """The record after a validated request: new name/description/metadata/extensions/vnfConfigurableProperties/VIM
-    connections (RFC 7396, kept without secrets) and vnfcConfigurableProperties."""
-    if "vnfdId" in request and request["vnfdId"] != instance.get("vnfdId"):
-        raise ValidationError(MODIFY_REQUEST, "vnfdId", "{0!r} is not the instance's VNFD ({1!r}): {2}".format(
-            request["vnfdId"], instance.get("vnfdId"), CHANGE_PKG_HINT))
-    return apply_vnf_info_modification(instance, request)
+def check_same_deployment(vim, instance, package):
+    """A new VNFD changes an instantiated VNF's record only when it describes what is deployed; else a ValidationError
+    naming the first difference and vnf_change_pkg. What is compared, in order:
+
+    1. the instance's flavour (instantiatedVnfInfo.flavourId) is a flavour of the new VNFD;
+    2. its VDUs have the same ids;
+    3. that flavour as the record keeps it for later operations (lcm/vm/shared.recorded_flavour: VDUs with their Nova
+       flavours, images and storages, CPs, virtual links, scaling aspects, instantiation levels) is the same;
+    4. its BaseHOT is the one deployed: the top template equal (as parsed YAML) to the record's, and each nested
+       template of the flavour equal (as parsed YAML) to the stack's file of that name.
+    """
+    private = private_state(instance)
+    flavour_id = instance["instantiatedVnfInfo"].get("flavourId")
+    new_id = package.to_dict()["vnfd"].get("descriptor_id")
+
+    def refuse(what_differs):
+        raise ValidationError(MODIFY_REQUEST, "vnfdId", "VNFD {0!r} does not describe what is deployed ({1}): {2}".format(
+            new_id, what_differs, CHANGE_PKG_HINT))
+
+    try:
+        flavour = package.flavour(flavour_id)
+    except PackageError:
+        refuse("it has no flavour {0!r}".format(flavour_id))
+    old_vdus, new_vdus = sorted(private["flavour"].get("vdus") or {}), sorted(flavour.get("vdus") or {})
+    if old_vdus != new_vdus:
+        refuse("the VDUs of flavour {0} are {1}, not {2}".format(flavour_id, ", ".join(new_vdus) or "none", ", ".join(old_vdus)))
+    new_flavour = recorded_flavour(flavour)
+    differing = sorted(key for key in set(new_flavour) | set(private["flavour"]) if new_flavour.get(key) != private["flavour"].get(key))
+    if differing:
+        refuse("flavour {0} differs in {1}".format(flavour_id, ", ".join(differing)))
+    try:
+        template, files = heat_template.load_base_hot(package, flavour_id)
+    except PackageError as error:
+        refuse("its BaseHOT of flavour {0} cannot be read: {1}".format(flavour_id, error.reason))
+    if template != private["base_template"]:
+        refuse("the top Heat template of flavour {0} is not the one deployed".format(flavour_id))
+    deployed = vim.stacks.files(located_stack(instance)) or {}
+    for name, text in sorted(files.items()):
+        if name not in deployed or _parsed(text, name) != _parsed(deployed[name], name):
+            refuse("the nested Heat template {0} is not the one deployed".format(name))
 
 
-def plan_modify(vim, store, found, request, waits=None, preview=False):
+def _parsed(text, name):
+    try:
+        return parse_yaml(text, name)
+    except PackageError:
+        return text
+
+
+def plan_modify(vim, store, found, request, waits=None, preview=False, package=None):
     """MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
-    modified = modified_record(instance, request)
+    new_vnfd = new_vnfd_of(instance, request, package)
+    modified = apply_vnf_info_modification(instance, request, new_vnfd)
+    if new_vnfd is not None and instance.get("instantiationState") == INSTANTIATED:
+        check_same_deployment(vim, instance, package)
     claim_name = name_claimer(store, instance, modified)
     keys = modified_attributes(instance, modified)
     diff = modification_diff(instance, modified)
     vnfc_labels = sorted(label for label in diff["after"] if label not in keys)
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "modifications": {key: modified.get(key) for key in keys},
             "lines": ["{0}: modify (record only, no stack update)".format(label) for label in keys + vnfc_labels] or ["no change"]}
+    if new_vnfd is not None:
+        why = ("the new package describes what is deployed (flavour, VDUs, Heat templates)" if instance.get("instantiationState") == INSTANTIATED
+               else "the instance is not instantiated")
+        plan["lines"].insert(0, "vnfdId {0} -> {1}: {2}".format(instance.get("vnfdId"), modified["vnfdId"], why))
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
     return Operation(occ.MODIFY_INFO, without_vim_secrets(request), instance, plan, store, op_occs, version, changed=modified != instance,
@@ -61,7 +111,8 @@ def plan_modify(vim, store, found, request, waits=None, preview=False):
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
-    the record and a rollback changes only the op occ (the record still holds the instance from before)."""
+    the record (a new vnfdId needs its package: roll back and run vnf_modify again) and a rollback changes only the op occ
+    (the record still holds the instance from before)."""
     instance, op_occs, version = found
     params = failed_op_occ.get("operationParams") or {}
     if event == "retry":

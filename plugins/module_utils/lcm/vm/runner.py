@@ -9,6 +9,8 @@ call's start-up is mostly imports, and info, scale, heal and terminate need neit
 
 from __future__ import annotations
 
+import functools
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
@@ -101,11 +103,16 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
 
 
 def run_modify(params, check_mode=False, diff_mode=False):
-    """vnf_modify on OpenStack: the record only (lcm/modify.py); the container-update options are refused first."""
+    """vnf_modify on OpenStack: the record only (lcm/vm/modify.py); option package gives the VNFD of a new vnfdId."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
 
-    modify.check_heat_options(params.get("package"), params.get("delete_removed"))
-    return on_instance(modify.plan_modify, occ.MODIFY_INFO)(params, check_mode, diff_mode)
+    modify.check_heat_options(params.get("delete_removed"))
+    if not params.get("package"):
+        return on_instance(modify.plan_modify, occ.MODIFY_INFO)(params, check_mode, diff_mode)
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(params["package"]) as package:
+        return on_instance(functools.partial(modify.plan_modify, package=package), occ.MODIFY_INFO)(params, check_mode, diff_mode)
 
 
 def run_delete(params, check_mode=False, diff_mode=False):

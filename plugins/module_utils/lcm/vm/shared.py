@@ -25,13 +25,18 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST
 
 # The flavour parts later operations need to rebuild the stack without the package.
 FLAVOUR_KEYS = ("vdus", "cps", "virtual_links", "virtual_storages")
+
+
+def recorded_flavour(flavour):
+    """The part of a VNFD flavour the record keeps: what scale, heal and the stack rebuilds need without the package."""
+    return dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS})
 
 
 class HeatVim:
@@ -132,15 +137,35 @@ def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST):
         checked.add(flavor)
 
 
-def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST):
-    """Networks, subnets and ports the request names must exist (and a subnet must be on its link's network)."""
+def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST, nfv_patch=None, placeholders=None, patch_source=None):
+    """Networks, subnets and ports the request names must exist (and a subnet must be on its link's network).
+
+    ``nfv_patch``: the additionalParams.nfv the stack gets (of ``patch_source``, ``what`` when not given); every port its
+    CP section names must exist. ``placeholders`` (nfv_params.ports_set_by_nfv): extLinkPorts resourceIds that patch
+    replaces on every CP they serve, Tacker's ``dummy-id``, which are never used and so not looked up. Returns the plan
+    lines saying which port such a CP uses.
+    """
     network = vim.conn.network
+    placeholders = placeholders or {}
+    cp_patch = (nfv_patch or {}).get("CP") if isinstance(nfv_patch, dict) else None
+    lines = []
+    for key, entry in sorted((cp_patch or {}).items()):
+        if isinstance(entry, dict) and entry.get("port") is not None:
+            field = "additionalParams.nfv.CP.{0}.port".format(key)
+            if not isinstance(entry["port"], str):
+                raise ValidationError(patch_source or what, field, "must be the id or name of a Neutron port")
+            _find(network.find_port, entry["port"], field, "port", patch_source or what)
     for index, link in enumerate(request.get("extVirtualLinks") or []):
         path = field_path("extVirtualLinks", index)
         net = _find(network.find_network, link.get("resourceId"), field_path(path, "resourceId"), "network", what)
         for port_index, port in enumerate(link.get("extLinkPorts") or []):
-            port_path = field_path(field_path(field_path(path, "extLinkPorts"), port_index), "resourceHandle.resourceId")
-            _find(network.find_port, (port.get("resourceHandle") or {}).get("resourceId"), port_path, "port", what)
+            port_path = field_path(field_path(field_path(field_path(path, "extLinkPorts"), port_index), "resourceHandle"), "resourceId")
+            resource_id = (port.get("resourceHandle") or {}).get("resourceId")
+            if resource_id and resource_id in placeholders:
+                lines += ["{0}: port {1} (additionalParams.nfv.CP.{0}.port; {2} {3!r} is not used)".format(key, cp_patch[key]["port"], port_path, resource_id)
+                          for key in placeholders[resource_id]]
+                continue
+            _find(network.find_port, resource_id, port_path, "port", what)
         for cp_index, ext_cp in enumerate(link.get("extCps") or []):
             cp_path = field_path(field_path(path, "extCps"), cp_index)
             for config_id, config in (ext_cp.get("cpConfig") or {}).items():
@@ -157,6 +182,7 @@ def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST):
                                 address["subnetId"], link.get("resourceId")))
     for index, managed in enumerate(request.get("extManagedVirtualLinks") or []):
         _find(network.find_network, managed.get("resourceId"), field_path(field_path("extManagedVirtualLinks", index), "resourceId"), "network", what)
+    return list(dict.fromkeys(lines))
 
 
 def _find(finder, name_or_id, field, kind, what):

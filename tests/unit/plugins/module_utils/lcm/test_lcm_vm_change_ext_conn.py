@@ -145,3 +145,31 @@ def test_kubernetes_refuses_before_connecting():
 
     with pytest.raises(ValidationError, match="only for the OpenStack VIM: CNF external connectivity is the package's Services"):
         runner.run_for("change_ext_conn")
+
+
+def test_a_placeholder_port_the_instances_nfv_cp_port_replaces_is_not_looked_up(instantiated):
+    """Tacker's form: the link's extLinkPort is ``dummy-id``, the port is the one additionalParams.nfv.CP names."""
+    vim, stacks, store, found = instantiated
+    private = found[0]["instantiatedVnfInfo"]["metadata"][PRIVATE]
+    private["request"]["additionalParams"] = {"nfv": {"CP": {"VDU2_CP1-0": {"port": "real-port"}}}}
+    looked_up = []
+
+    def find_port(name, ignore_missing=True):
+        looked_up.append(name)
+        return types.SimpleNamespace(id=name) if name == "real-port" else None
+
+    vim.conn.network.find_port = find_port
+    request = copy.deepcopy(TO_NET1)
+    link = request["extVirtualLinks"][0]
+    link["extCps"][0]["cpConfig"] = {"VDU2_CP1_1": dict(ip_config(), linkPortId="lp-1")}
+    link["extLinkPorts"] = [{"id": "lp-1", "resourceHandle": {"resourceId": "dummy-id"}}]
+    operation = vm_change_ext_conn.plan_change_ext_conn(vim, store, found, request)
+    assert looked_up == ["real-port"] and stacks.writes == []
+    assert operation.diff["after"]["nfv_cp"]["VDU2_CP1-0"] == {"port": "real-port"}
+    assert operation.plan["lines"][-1] == ("VDU2_CP1-0: port real-port (additionalParams.nfv.CP.VDU2_CP1-0.port; "
+                                           "extVirtualLinks[0].extLinkPorts[0].resourceHandle.resourceId 'dummy-id' is not used)")
+    # The port named there no longer exists: refused, naming the field and where it comes from.
+    private["request"]["additionalParams"]["nfv"]["CP"]["VDU2_CP1-0"]["port"] = "gone-port"
+    with pytest.raises(ValidationError, match="port 'gone-port' does not exist") as error:
+        vm_change_ext_conn.plan_change_ext_conn(vim, store, found, request)
+    assert error.value.field == "additionalParams.nfv.CP.VDU2_CP1-0.port" and "InstantiateVnfRequest" in error.value.msg

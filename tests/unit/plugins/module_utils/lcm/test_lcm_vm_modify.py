@@ -5,12 +5,19 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, HeatRecordStore, name_tag
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, runner as vm_runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, runner as vm_runner, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
 
 VIM = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://keystone.test/v3"},
@@ -88,9 +95,9 @@ def test_vim_connection_secrets_are_never_recorded(recorded):
     assert "vim-secret" not in str(stacks.metadata) and "vim-secret" not in str(op_occs)
 
 
-def test_a_new_vnfd_points_to_the_change_of_package_before_any_write(recorded):
+def test_a_new_vnfd_needs_its_package_before_any_write(recorded):
     stacks, _store, _found = recorded
-    with pytest.raises(ValidationError, match="vnf_change_pkg") as error:
+    with pytest.raises(ValidationError, match="give its package") as error:
         run(recorded, {"vnfdId": "vnfd-2"})
     assert error.value.field == "vnfdId" and stacks.writes == []
     # The instance's own vnfdId is no change.
@@ -104,11 +111,10 @@ def test_an_unknown_vnfc_is_refused_naming_the_field(recorded):
     assert error.value.field == "vnfcInfoModifications[0].id" and stacks.writes == []
 
 
-@pytest.mark.parametrize("params, field", [({"package": "/srv/pkg"}, "package"), ({"delete_removed": True}, "delete_removed")])
-def test_container_update_options_are_refused_on_heat(params, field):
+def test_delete_removed_is_refused_on_heat():
     with pytest.raises(ValidationError, match="OpenStack VIM") as error:
-        vm_runner.run_modify(dict({"package": None, "delete_removed": False}, **params))
-    assert error.value.field == field
+        vm_runner.run_modify({"package": None, "delete_removed": True})
+    assert error.value.field == "delete_removed"
 
 
 def test_heat_runs_modify():
@@ -149,3 +155,134 @@ def test_vnfc_configurable_properties_stay_while_the_vnfc_does(monkeypatch):
     instance = {"id": "i-1", "instantiatedVnfInfo": {"vnfcInfo": configured}}
     after = vm_shared.refreshed(vim, instance, {"id": "s-1", "stack_name": "vnf-i-1"}, {"flavour": {}, "request": {}}, {})["instantiatedVnfInfo"]["vnfcInfo"]
     assert after[0]["vnfcConfigurableProperties"] == {"k": "v"} and "vnfcConfigurableProperties" not in after[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# A new vnfdId whose package describes what is deployed (Tacker v2's Modify of vnfdId)
+
+OLD_VNFD = "b1bb0ce7-ebca-4fa7-95ed-4840d7000000"
+
+
+def repackaged(fixtures_dir, path, new_id, edit=None):
+    """A copy of userdata_standard under VNFD ``new_id``; ``edit(path)`` changes it further."""
+    shutil.copytree(os.path.join(fixtures_dir, "userdata_standard"), path)
+    for name in os.listdir(path / "Definitions"):
+        file = path / "Definitions" / name
+        file.write_text(file.read_text().replace(OLD_VNFD, new_id))
+    if edit:
+        edit(path)
+    return str(path)
+
+
+@pytest.fixture
+def deployed(fixtures_dir):
+    """An INSTANTIATED userdata_standard record whose stack holds the package's nested templates: ``(vim, stacks, store, found)``."""
+    with load_package(os.path.join(fixtures_dir, "userdata_standard")) as package:
+        base, files = heat_template.load_base_hot(package, "simple")
+        vnfd = package.to_dict()["vnfd"]
+        private = {"flavour": vm_shared.recorded_flavour(package.flavour("simple")), "base_template": base, "vnfcs": {"VDU1": [0], "VDU2": [0]}}
+    instance = dict(new_vnf_instance(vnfd, "v"), id="i-1", instantiationState="INSTANTIATED", instantiatedVnfInfo={
+        "flavourId": "simple", "vnfcResourceInfo": [], "vnfcInfo": [], "metadata": {"stack_id": "s-1", "stack_name": "vnf-i-1", PRIVATE: private}})
+    stacks = FakeStacks()
+    stacks.files = lambda stack: dict(files)
+    store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
+    version = store.save(instance, [], None)
+    stacks.writes.clear()
+    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim.stacks = stacks
+    return vim, stacks, store, (instance, [], version)
+
+
+def modify_with(deployed, path, request, check_mode=False, diff_mode=False):
+    vim, _stacks, store, _found = deployed
+    with load_package(path) as package:
+        return engine.run(vm_modify.plan_modify(vim, store, store.find("i-1"), request, package=package), check_mode, diff_mode)
+
+
+def test_a_new_vnfd_that_describes_the_deployment_changes_the_record_only(deployed, fixtures_dir, tmp_path):
+    _vim, stacks, store, _found = deployed
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-copy")
+    checked = modify_with(deployed, path, {"vnfdId": "vnfd-copy"}, check_mode=True, diff_mode=True)
+    assert checked["changed"] and stacks.writes == []
+    assert checked["diff"]["before"]["vnfdId"] == OLD_VNFD and checked["diff"]["after"]["vnfdId"] == "vnfd-copy"
+    assert checked["plan"]["lines"][0].startswith("vnfdId {0} -> vnfd-copy: the new package describes what is deployed".format(OLD_VNFD))
+    result = modify_with(deployed, path, {"vnfdId": "vnfd-copy"})
+    assert result["changed"] and result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    # The record only: its resource is signalled, the stack is not updated.
+    assert {write[0] for write in stacks.writes} == {"signal"}
+    assert store.find("i-1")[0]["vnfdId"] == "vnfd-copy"
+    stacks.writes.clear()
+    again = modify_with(deployed, path, {"vnfdId": "vnfd-copy"})
+    assert again["changed"] is False and stacks.writes == []
+
+
+def edit_top_template(path):
+    top = path / "BaseHOT" / "simple" / "sample3.yaml"
+    top.write_text(top.read_text().replace("sample3'", "sample3, changed'"))
+
+
+def edit_nested_template(path):
+    nested = path / "BaseHOT" / "simple" / "nested" / "VDU1.yaml"
+    nested.write_text(nested.read_text() + "\noutputs:\n  extra:\n    value: 1\n")
+
+
+def edit_flavour(path):
+    definitions = path / "Definitions" / "v2_sample3_df_simple.yaml"
+    text = definitions.read_text()
+    definitions.write_text(text.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: m1.small", 1))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (edit_top_template, "the top Heat template of flavour simple is not the one deployed"),
+    (edit_nested_template, "the nested Heat template VDU1.yaml is not the one deployed"),
+    (edit_flavour, "flavour simple differs in vdus"),
+])
+def test_a_new_vnfd_that_changes_the_deployment_is_refused_before_any_write(deployed, fixtures_dir, tmp_path, edit, message):
+    _vim, stacks, store, found = deployed
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other", edit)
+    with pytest.raises(ValidationError, match="vnf_change_pkg") as error:
+        modify_with(deployed, path, {"vnfdId": "vnfd-other"})
+    assert error.value.field == "vnfdId" and message in error.value.msg
+    assert stacks.writes == [] and store.find("i-1")[0] == found[0]
+
+
+def test_a_new_vnfd_without_the_instances_flavour_is_refused(deployed, fixtures_dir, tmp_path):
+    _vim, stacks, store, found = deployed
+    found[0]["instantiatedVnfInfo"]["flavourId"] = "complex"
+    store.save(found[0], [], found[2])
+    stacks.writes.clear()
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other")
+    with pytest.raises(ValidationError, match="it has no flavour 'complex'"):
+        modify_with(deployed, path, {"vnfdId": "vnfd-other"})
+    assert stacks.writes == []
+
+
+def test_a_package_of_another_vnfd_than_the_request_names_is_refused(deployed, fixtures_dir, tmp_path):
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-copy")
+    with pytest.raises(ValidationError, match="is not the id of the given VNFD"):
+        modify_with(deployed, path, {"vnfdId": "vnfd-else"})
+
+
+def test_a_new_vnfd_of_an_instance_not_instantiated_is_taken_without_comparing(deployed, fixtures_dir, tmp_path):
+    _vim, stacks, store, found = deployed
+    instance = dict(found[0], instantiationState="NOT_INSTANTIATED")
+    store.save(instance, [], found[2])
+    stacks.writes.clear()
+    stacks.files = None  # nothing deployed: the stack's files are not read
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other", edit_top_template)
+    result = modify_with(deployed, path, {"vnfdId": "vnfd-other"})
+    assert result["changed"] and store.find("i-1")[0]["vnfdId"] == "vnfd-other"
+    assert result["plan"]["lines"][0] == "vnfdId {0} -> vnfd-other: the instance is not instantiated".format(OLD_VNFD)
+
+
+def test_heat_modify_reads_the_package_it_is_given(monkeypatch, fixtures_dir):
+    seen = {}
+
+    def on_instance(planner, name):
+        seen["planner"], seen["name"] = planner, name
+        return lambda params, check_mode, diff_mode: {"changed": False}
+
+    monkeypatch.setattr(vm_runner, "on_instance", on_instance)
+    params = {"package": os.path.join(fixtures_dir, "userdata_standard"), "delete_removed": False}
+    assert vm_runner.run_modify(params) == {"changed": False}
+    assert seen["name"] == "MODIFY_INFO" and seen["planner"].keywords["package"].to_dict()["vnfd"]["descriptor_id"] == OLD_VNFD
