@@ -152,7 +152,7 @@ class Vnfd:
 
     def get_vdu_num(self, flavour_id, vdu_name, instantiation_level):
         for policy in self.get_policy_values_by_type(flavour_id, "tosca.policies.nfv.VduInstantiationLevels"):
-            if vdu_name in policy.get("targets") or []:
+            if vdu_name in (policy.get("targets") or []):
                 levels = (policy.get("properties") or {}).get("levels") or {}
                 return (levels.get(instantiation_level) or {}).get("number_of_instances")
         return 0
