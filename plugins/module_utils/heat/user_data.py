@@ -29,6 +29,7 @@ import inspect
 import json
 import os
 import posixpath
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,6 +70,10 @@ GRANT_NAMESPACE = uuid.UUID("6f1f3f0e-2b0a-4c55-9a52-4b8e8e0d6a11")
 # unchanged. Imported here so that Ansible ships them with the module; never importable as ``tacker`` in this process.
 TACKER_HELPERS = (common_script_utils, vnf_instance_utils, vnfd_utils, userdata_utils)
 TACKER_COMPAT = ".tacker_compat."
+# A script that wants of ``tacker`` what those modules do not have (Python's own words), and what the error adds then.
+TACKER_MISS = re.compile(r"(ImportError|ModuleNotFoundError|AttributeError): .*'tacker[.']")
+TACKER_HINT = ("\n(the tacker modules a script gets are this collection's versions of Tacker's script helpers: common_script_utils, "
+               "vnf_instance_utils and userdata_utils, with the functions Tacker's user-data scripts call, not the rest of Tacker)")
 
 # Runs in the subprocess, as Tacker's userdata_main.py does, with JSON instead of pickle both ways (the result is
 # data, and unpickling would let the script's output run code in the module's process). The script's own prints go
@@ -290,8 +295,9 @@ def run_script(package, script, method, arguments, timeout, what, runner=subproc
             raise OperationTimeout(name, timeout)
         if done.returncode != 0:
             output = "\n".join(_text(part) for part in (done.stderr, done.stdout) if part)
-            raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "exit code {0}: {1}".format(
-                done.returncode, output[-(OUTPUT_TAIL - 100):].strip()))
+            hint = TACKER_HINT if TACKER_MISS.search(output) else ""
+            raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "exit code {0}: {1}{2}".format(
+                done.returncode, output[-(OUTPUT_TAIL - 100 - len(hint)):].strip(), hint))
         size = os.path.getsize(result) if os.path.exists(result) else 0
         if not size:
             raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "it returned nothing")

@@ -52,4 +52,11 @@ class Misnamed(userdata_utils.AbstractUserData):
     def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
         from tacker.sol_refactored.common.common_script_utils import get_param_flavour
         return get_param_flavour
+
+
+class Conductor(userdata_utils.AbstractUserData):
+    @staticmethod
+    def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
+        from tacker.sol_refactored.conductor import conductor_v2
+        return conductor_v2
 '''

@@ -170,9 +170,13 @@ def test_a_script_written_for_tacker_runs_unchanged(max_package):
     assert "internalVL1" not in fields["template"]["resources"] and "VDU1.yaml" in fields["files"]
 
 
-def test_a_script_importing_what_the_helpers_do_not_have_is_named(max_package):
+@pytest.mark.parametrize("name, reason", [
+    ("Misnamed", "cannot import name 'get_param_flavour' from 'tacker.sol_refactored.common.common_script_utils'"),
+    ("Conductor", "No module named 'tacker.sol_refactored.conductor'"),
+])
+def test_a_script_importing_what_the_helpers_do_not_have_is_named(max_package, name, reason):
     with load_package(str(max_package)) as package:
         with pytest.raises(user_data.ScriptFailed) as raised:
-            user_data.run_script(package, {"path": "UserData/userdata.py", "class": "Misnamed"}, "instantiate", [{}, {}, {}, {}], 30, "x")
-    assert "UserData/userdata.py (Misnamed.instantiate)" in raised.value.msg
-    assert "cannot import name 'get_param_flavour' from 'tacker.sol_refactored.common.common_script_utils'" in raised.value.msg
+            user_data.run_script(package, {"path": "UserData/userdata.py", "class": name}, "instantiate", [{}, {}, {}, {}], 30, "x")
+    assert "UserData/userdata.py ({0}.instantiate)".format(name) in raised.value.msg and reason in raised.value.msg
+    assert raised.value.msg.endswith("not the rest of Tacker)")
