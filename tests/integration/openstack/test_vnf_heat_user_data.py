@@ -223,6 +223,7 @@ def test_a_script_written_for_tacker_runs_on_the_collections_helpers(admin_conn,
     misnamed = instantiate(ansible_task, str(package), name, request, **allowed)
     assert misnamed.get("failed") and "UserData/userdata.py (Misnamed.instantiate)" in misnamed["msg"], misnamed.get("msg")
     assert "cannot import name 'get_param_flavour' from 'tacker.sol_refactored.common.common_script_utils'" in misnamed["msg"]
+    assert "this collection's versions of Tacker's script helpers" in misnamed["msg"]
     assert stacks_of_instance(admin_conn, name) == []
 
     request["additionalParams"]["lcm-operation-user-data-class"] = "Resized"
