@@ -157,9 +157,10 @@ options:
         are when it returns C(existing: false), else merged into the stack as it is, as Tacker does), then the VNFCs of
         C(vdu_params) move to it one at a time as usual. It runs as described for
         M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:allow_package_scripts) (a subprocess, a copy of
-        the package, no credentials, bounded by O(wait_timeout)); the grant request removes and adds each VNFC of
-        C(vdu_params). Without a script in the request, the new package's stack is built in, and what a script of the
-        old package set is replaced (a VDU not in C(vdu_params) that would change is refused, as always)."
+        the package, the collection's versions of Tacker's helper modules, no credentials, bounded by
+        O(wait_timeout)); the grant request removes and adds each VNFC of C(vdu_params). Without a script in the
+        request, the new package's stack is built in, and what a script of the old package set is replaced (a VDU not
+        in C(vdu_params) that would change is refused, as always)."
     type: bool
     default: false
 extends_documentation_fragment:

@@ -225,8 +225,11 @@ options:
         flavours and images from the VNFD). The script gets no credentials (no C(accessInfo), an environment of
         E(PATH), E(HOME), the locale and E(PYTHONPATH) only). It returns Tacker's stack fields (C(template) and
         C(files) as YAML text, C(parameters.nfv)); they are checked, and Heat's preview judges the stack, before it
-        is created. Modules the script imports must be installed for that Python (scripts derived from Tacker's
-        import Tacker itself)."
+        is created. A script written for Tacker runs unchanged: Tacker's helper modules it imports
+        (C(tacker.sol_refactored.common.common_script_utils), C(.vnf_instance_utils),
+        C(tacker.sol_refactored.infra_drivers.openstack.userdata_utils), and the C(Vnfd) their C(get_vnfd) returns) are
+        the collection's own versions, put on the script's path only; other modules it imports must be installed for
+        that Python."
       - "Later operations do not run it: scale, heal and M(nfv.vnflcm.vnf_change_ext_conn) apply their built-in change
         to the stack as the script made it (what the script set for a VNFC stays while that VNFC does), and a request
         of theirs that names the script is refused. A change of package runs the new package's script with

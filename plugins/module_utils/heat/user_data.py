@@ -25,9 +25,11 @@ bounds); Heat's preview judges the stack before it is created or updated.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import os
 import posixpath
+import re
 import subprocess
 import sys
 import tempfile
@@ -35,6 +37,12 @@ import uuid
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, PackageError, ValidationError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import DEFAULT, STANDARD
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.tacker_compat.tacker.sol_refactored.common import (
+    common_script_utils,
+    vnf_instance_utils,
+    vnfd_utils,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.tacker_compat.tacker.sol_refactored.infra_drivers.openstack import userdata_utils
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import NFV_PARAM, dates_as_text
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import normalize_relpath
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import MAX_TEXT_FILE_BYTES, over_limit
@@ -57,6 +65,16 @@ PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "PYTHONPATH")
 # Deterministic resource ids for the grant request: a re-run gives a script the same input.
 GRANT_NAMESPACE = uuid.UUID("6f1f3f0e-2b0a-4c55-9a52-4b8e8e0d6a11")
 
+# The collection's versions of the Tacker modules package scripts import (tacker.sol_refactored...): written, as source,
+# into the script's private directory and put first on its path there, so that a script written for Tacker runs
+# unchanged. Imported here so that Ansible ships them with the module; never importable as ``tacker`` in this process.
+TACKER_HELPERS = (common_script_utils, vnf_instance_utils, vnfd_utils, userdata_utils)
+TACKER_COMPAT = ".tacker_compat."
+# A script that wants of ``tacker`` what those modules do not have (Python's own words), and what the error adds then.
+TACKER_MISS = re.compile(r"(ImportError|ModuleNotFoundError|AttributeError): .*'tacker[.']")
+TACKER_HINT = ("\n(the tacker modules a script gets are this collection's versions of Tacker's script helpers: common_script_utils, "
+               "vnf_instance_utils and userdata_utils, with the functions Tacker's user-data scripts call, not the rest of Tacker)")
+
 # Runs in the subprocess, as Tacker's userdata_main.py does, with JSON instead of pickle both ways (the result is
 # data, and unpickling would let the script's output run code in the module's process). The script's own prints go
 # to stderr, so that they cannot be taken for the result. The alarm ends it at the timeout even when the module's
@@ -70,12 +88,13 @@ import sys
 given = json.load(sys.stdin)
 signal.alarm(given["timeout"])
 sys.stdout = sys.stderr
+sys.path.insert(0, given["helpers"])
 sys.path.append(given["csar_dir"])
 module = importlib.import_module(given["module"])
 method = getattr(getattr(module, given["class"]), given["method"])
 fields = method(*given["args"])
 with open(given["result"], "w", encoding="utf-8") as handle:
-    json.dump(fields, handle)
+    json.dump(fields, handle, default=str)  # dates of a template returned as a dict (YAML's heat_template_version) as text
 '''
 
 
@@ -230,6 +249,21 @@ def change_vnfpkg_arguments(request, inst, flavour_id, vdu_ids, op_occ_id):
 # ---------------------------------------------------------------------------------------------
 # Running it
 
+def write_tacker_helpers(root):
+    """The ``tacker`` package tree of :data:`TACKER_HELPERS` under ``root`` (an empty ``__init__.py`` at each level)."""
+    for module in TACKER_HELPERS:
+        parts = module.__name__.split(TACKER_COMPAT, 1)[1].split(".")
+        directory = root
+        for part in parts[:-1]:
+            directory = os.path.join(directory, part)
+            if not os.path.isdir(directory):
+                os.mkdir(directory)
+                open(os.path.join(directory, "__init__.py"), "w").close()
+        with open(os.path.join(directory, parts[-1] + ".py"), "w", encoding="utf-8") as handle:
+            # inspect reads the source through the module's loader: a file, or the zip Ansible ships a module in.
+            handle.write(inspect.getsource(module))
+
+
 def run_script(package, script, method, arguments, timeout, what, runner=subprocess.run):
     """The checked fields the script's ``<class>.<method>(*arguments, tmp_csar_dir)`` returns (see :func:`checked_fields`).
 
@@ -245,10 +279,12 @@ def run_script(package, script, method, arguments, timeout, what, runner=subproc
             raise ValidationError(what, field, "cannot copy the package for its script: {0}".format(error.reason))
         if not os.path.isfile(os.path.join(csar_dir, *script["path"].split("/"))):
             raise ValidationError(what, field, "the package has no file {0}".format(script["path"]))
-        runner_path, result = os.path.join(work, "runner.py"), os.path.join(work, "result.json")
+        runner_path, result, helpers = os.path.join(work, "runner.py"), os.path.join(work, "result.json"), os.path.join(work, "lib")
         with open(runner_path, "w", encoding="utf-8") as handle:
             handle.write(RUNNER)
-        given = {"csar_dir": csar_dir, "module": posixpath.splitext(script["path"])[0].replace("/", "."), "class": script["class"],
+        os.mkdir(helpers)
+        write_tacker_helpers(helpers)
+        given = {"csar_dir": csar_dir, "helpers": helpers, "module": posixpath.splitext(script["path"])[0].replace("/", "."), "class": script["class"],
                  "method": method, "args": list(arguments) + [csar_dir], "result": result, "timeout": int(max(1, timeout)) + 1}
         environment = {key: os.environ[key] for key in PASSED_ENVIRONMENT if key in os.environ}
         name = "package user-data script {0} ({1}.{2})".format(script["path"], script["class"], method)
@@ -259,8 +295,9 @@ def run_script(package, script, method, arguments, timeout, what, runner=subproc
             raise OperationTimeout(name, timeout)
         if done.returncode != 0:
             output = "\n".join(_text(part) for part in (done.stderr, done.stdout) if part)
-            raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "exit code {0}: {1}".format(
-                done.returncode, output[-(OUTPUT_TAIL - 100):].strip()))
+            hint = TACKER_HINT if TACKER_MISS.search(output) else ""
+            raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "exit code {0}: {1}{2}".format(
+                done.returncode, output[-(OUTPUT_TAIL - 100 - len(hint)):].strip(), hint))
         size = os.path.getsize(result) if os.path.exists(result) else 0
         if not size:
             raise ScriptFailed(script["path"], "{0}.{1}".format(script["class"], method), "it returned nothing")

@@ -5,7 +5,8 @@
 
 Refused without allow_package_scripts; with it, a script that hangs or fails is a clear error and no stack; the
 script computes the stack (VDU2 on a flavour of its choosing); a scale applies its built-in change to that stack (the
-script's flavour stays); a change of package runs the new package's script (VDU2 resized, its server kept).
+script's flavour stays); a change of package runs the new package's script (VDU2 resized, its server kept). A script
+written for Tacker (importing Tacker's helper modules) runs on the collection's own versions of them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     vnfd_id,
 )
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.test_vnf_heat_asg import terminate, vdu_servers
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.tacker_script import TACKER_SCRIPT
 
 pytestmark = pytest.mark.tier2
 
@@ -84,6 +86,19 @@ with open(os.path.join({marks!r}, "log"), "a") as log:
 if os.path.exists(os.path.join({marks!r}, "fail-" + operation)):
     sys.exit("the test made " + operation + " fail")
 """
+
+
+# Tacker's way on top: the stack as Tacker's helpers make it (VDU1's flavour and image from the VNFD, its capacity from
+# the grant request), and VDU2 on m1.small, which only this script says.
+TACKER_STYLE = TACKER_SCRIPT + '''
+
+class Resized(UserData):
+    @staticmethod
+    def instantiate(req, inst, grant_req, grant, tmp_csar_dir):
+        fields = UserData.instantiate(req, inst, grant_req, grant, tmp_csar_dir)
+        inst_utils.json_merge_patch(fields["parameters"]["nfv"], {"VDU": {"VDU2": {"computeFlavourId": "m1.small"}}})
+        return fields
+'''
 
 
 def scripted(source, path):
@@ -190,3 +205,37 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
     # The terminate ran the interface script of the package the instance has now (mine-v2's; both copies log to one file).
     assert interface_runs(target)[-2:] == ["terminate_start", "terminate_end"]
     shutil.rmtree(tmp_path / "mine", ignore_errors=True)
+
+
+def test_a_script_written_for_tacker_runs_on_the_collections_helpers(admin_conn, ansible_task, tacker_packages, tmp_path):
+    name = "vnf-udt-" + uuid.uuid4().hex[:6]
+    package = repackaged(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path / "tacker-style")
+    (package / "UserData").mkdir()
+    (package / "UserData" / "userdata.py").write_text(TACKER_STYLE)
+    (package / "Scripts").mkdir()
+    (package / "Scripts" / "sample_script.py").write_text("# the VNFD's Vnflcm interface script, which the opt-in also runs: nothing to do\n")
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1",
+               "additionalParams": {"lcm-operation-user-data": "./UserData/userdata.py", "lcm-operation-user-data-class": "Misnamed"}}
+    allowed = {"args": {"allow_package_scripts": True}}
+
+    # A helper the collection's tacker modules do not have: the script named, Python's reason, no stack.
+    misnamed = instantiate(ansible_task, str(package), name, request, **allowed)
+    assert misnamed.get("failed") and "UserData/userdata.py (Misnamed.instantiate)" in misnamed["msg"], misnamed.get("msg")
+    assert "cannot import name 'get_param_flavour' from 'tacker.sol_refactored.common.common_script_utils'" in misnamed["msg"]
+    assert "this collection's versions of Tacker's script helpers" in misnamed["msg"]
+    assert stacks_of_instance(admin_conn, name) == []
+
+    request["additionalParams"]["lcm-operation-user-data-class"] = "Resized"
+    try:
+        done = instantiate(ansible_task, str(package), name, request, **allowed)
+        assert not done.get("failed"), done.get("msg")
+        nfv = stack_of(admin_conn, info_of(done))["nfv"]
+        image = "cirros-0.5.2-x86_64-disk"
+        assert nfv["VDU"] == {"VDU1": {"desired_capacity": 1, "computeFlavourId": "m1.tiny", "vcImageId": image},
+                              "VDU2": {"computeFlavourId": "m1.small", "vcImageId": image}}
+        assert flavours(admin_conn, vdu_servers(done, "VDU1") + vdu_servers(done, "VDU2")) == ["m1.tiny", "m1.small"]
+    finally:
+        gone = terminate(ansible_task, base)
+    assert not gone.get("failed"), gone.get("msg")
+    assert stacks_of_instance(admin_conn, name) == []
