@@ -85,6 +85,20 @@ options:
         C(descriptor_id) must be the request's C(vnfdId), and it must have the instance's flavour.
     type: path
     required: true
+  current_package:
+    description:
+      - "OpenStack: path to the instance's current VNF package (a CSAR directory, or a C(.zip)/C(.csar) file), the one
+        it was instantiated with or last changed to: its VNFD's C(descriptor_id) must be the instance's C(vnfdId), else
+        the change is refused before anything is written."
+      - "As Tacker v2 does, C(additionalParams.lcm-operation-coordinate-old-vnf) (a relative path) is read from this
+        package and C(lcm-operation-coordinate-new-vnf) from O(package). Without it, the old-VNF hook is read from
+        O(package) when that package has it (Tacker's sample packages carry both), else the change is refused before
+        anything is written, saying to give this option."
+      - "Both hooks are read when the change is planned and kept in the record (a script with the
+        O(allow_package_scripts) opt-in it was read under), so a rollback in a later M(nfv.vnflcm.vnf_lcm_op_occ) call
+        needs neither package."
+      - Refused on Kubernetes, where both hooks are read from O(package).
+    type: path
   request:
     description:
       - "The ChangeCurrentVnfPkgRequest body, as Tacker v2 takes it: C(vnfdId), C(extVirtualLinks) (only the
@@ -305,7 +319,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 
 def main():
-    spec = {"package": {"type": "path", "required": True}, "request": {"type": "dict", "required": True},
+    spec = {"package": {"type": "path", "required": True}, "current_package": {"type": "path"}, "request": {"type": "dict", "required": True},
             "allow_package_scripts": {"type": "bool", "default": False}}
     module_main("change_pkg", spec, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 

@@ -53,8 +53,11 @@ CHANGE = "change"
 FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
 
 
-def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False):
+def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False, current_package=None):
     """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
+
+    ``current_package``: the instance's current package (a VnfPackage, checked by its vnfdId), where the old-VNF coordination
+    hook is read, as Tacker reads it; without it, the new package must have that hook.
 
     ``allow_scripts``: the user's opt-in to the package's Python scripts: coordination scripts (coordination.ALLOW_SCRIPTS),
     a user-data script (heat/user_data.py), whose ``change_vnfpkg`` then gives the stack the change goes to, and the VNFD's
@@ -64,6 +67,8 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     instance = found[0]
     require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
     private = private_state(instance)
+    if current_package is not None:
+        sol_change_pkg.check_current_package(current_package, instance)
     new_vnfd = package.to_dict()["vnfd"]
     flavour_id = instance["instantiatedVnfInfo"]["flavourId"]
     try:
@@ -76,7 +81,9 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
                                               "a change of package keeps the form".format(form.name, old_form.name))
     script = user_data.script_of(request, form, WHAT, occ.CHANGE_VNFPKG, allow_scripts)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
-    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
+    # Both hooks' text is read now and kept in the job (the record), so a rollback in a later call needs neither package.
+    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts, current=current_package,
+                                    current_option=sol_change_pkg.CURRENT_PACKAGE)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
     flavour = package.flavour(flavour_id)
     check_connectivity(vim, request, WHAT)

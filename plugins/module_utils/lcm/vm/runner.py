@@ -9,6 +9,8 @@ call's start-up is mostly imports, and info, scale, heal and terminate need neit
 
 from __future__ import annotations
 
+import contextlib
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
@@ -94,10 +96,22 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
 
     vim, store, found = locate(params)
     engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
-    with load_package(params["package"]) as package:
-        operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
-                                               preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
+    with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:
+        operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params), preview=check_mode or diff_mode,
+                                               allow_scripts=params.get("allow_package_scripts"), current_package=current)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
+@contextlib.contextmanager
+def optional_package(path):
+    """The package at ``path`` while the block runs (closed after), or None when no path is given."""
+    if not path:
+        yield None
+        return
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(path) as package:
+        yield package
 
 
 def run_modify(params, check_mode=False, diff_mode=False):
