@@ -93,6 +93,8 @@ def run_resume(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume as resumers
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
+    if params.get("skip_coordination"):
+        raise ValidationError("vnf_lcm_op_occ", "skip_coordination", "is used on OpenStack only (the rollback of a change of package on Heat)")
     api, namespace = kube_api(params)
     store, found = locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     event = params["action"]

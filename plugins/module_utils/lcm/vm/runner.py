@@ -53,7 +53,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
     event = params["action"]
 
     def plan(failed, record):
-        return resume.plan_resume(vim, store, record, failed, event, waits(params))
+        return resume.plan_resume(vim, store, record, failed, event, waits(params), skip_coordination=params.get("skip_coordination"))
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_api_calls(result, vim)
