@@ -1,0 +1,150 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Tier 2: a change of package whose coordination scripts are each in their own package, as Tacker reads them.
+
+Two copies of Tacker's userdata_standard, each under a vnfdId of its own: the old one carries only
+``Scripts/coordinate_old_vnf.py``, the new one (VDU2 on m1.small) only ``Scripts/coordinate_new_vnf.py``. One VNF
+instance of the old package, in order: the change is refused without ``current_package`` and with a package that is
+not the instance's (nothing written); with it, a new-VNF script that fails leaves the change FAILED_TEMP and the
+rollback, in a later call given no package, runs the old package's script; then the change completes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
+    OLD,
+    REQUEST,
+    change,
+    heat_writes,
+    info_of,
+    instantiate,
+    op_occ,
+    record_of,
+    repackaged,
+    servers,
+    stack_of,
+    vnfd_id,
+)
+
+pytestmark = pytest.mark.tier2
+
+OLD_SCRIPT, NEW_SCRIPT = "./Scripts/coordinate_old_vnf.py", "./Scripts/coordinate_new_vnf.py"
+
+
+class Pair:
+    name = "vnf-crd-" + uuid.uuid4().hex[:6]
+    before = None
+    stack_before = None
+
+
+def script(log, fault=None):
+    """A coordination script that logs its input and its own name; it fails while ``fault`` exists."""
+    text = ("import json\nimport os\nimport pickle\nimport sys\n\ngiven = pickle.load(sys.stdin.buffer)\n"
+            "with open({0!r}, 'a') as log:\n    log.write(json.dumps({{'input': given, 'script': os.path.basename(__file__)}}) + '\\n')\n").format(str(log))
+    if fault:
+        text += "if os.path.exists({0!r}):\n    sys.stderr.write('coordination refused')\n    sys.exit(1)\n".format(str(fault))
+    return text
+
+
+@pytest.fixture(scope="module")
+def pair(tacker_packages, tmp_path_factory):
+    """``(old package, new package, calls log, fault marker)``."""
+    work = tmp_path_factory.mktemp("coordination")
+    log, fault = work / "calls.jsonl", work / "fault"
+    old = repackaged(os.path.join(tacker_packages, OLD), work / "old_with_old_script")
+    (old / "Scripts").mkdir(exist_ok=True)
+    (old / "Scripts" / "coordinate_old_vnf.py").write_text(script(log))
+    new = repackaged(os.path.join(tacker_packages, OLD), work / "new_with_new_script")
+    (new / "Scripts").mkdir(exist_ok=True)
+    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, fault))
+    # The VNFD's interface script, which the same opt-in runs (it does nothing here).
+    (new / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
+    # VDU2 on m1.small: one resize, the cheapest change the new package can bring.
+    df = new / "Definitions" / "v2_sample3_df_simple.yaml"
+    head, vdu2 = df.read_text().split("    VDU2:\n", 1)
+    df.write_text(head + "    VDU2:\n" + vdu2.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: m1.small", 1))
+    assert not (old / "Scripts" / "coordinate_new_vnf.py").exists() and not (new / "Scripts" / "coordinate_old_vnf.py").exists()
+    return str(old), str(new), log, fault
+
+
+def request(new):
+    param = {"cp_name": "VDU2_CP1", "username": "ubuntu", "password": "ubuntu"}
+    return {"vnfdId": vnfd_id(new), "additionalParams": {
+        "upgrade_type": "RollingUpdate", "lcm-operation-coordinate-new-vnf": NEW_SCRIPT, "lcm-operation-coordinate-old-vnf": OLD_SCRIPT,
+        "vdu_params": [{"vdu_id": "VDU2", "old_vnfc_param": dict(param), "new_vnfc_param": dict(param)}]}}
+
+
+def calls(log):
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def vdu2_address(admin_conn, info):
+    """VDU2_CP1's fixed IP (on net0): what Tacker gives a script as ssh_ip for that CP."""
+    net0 = admin_conn.network.find_network("net0").id
+    ports = list(admin_conn.network.ports(device_id=servers(info)["VDU2"], network_id=net0))
+    return ports[0].fixed_ips[0]["ip_address"]
+
+
+def test_without_the_current_package_a_pair_with_a_script_each_is_refused_and_nothing_written(lab, admin_conn, ansible_task, created, pair):
+    old, new, log, _fault = pair
+    result = instantiate(ansible_task, old, Pair.name, REQUEST)
+    assert not result.get("failed"), result.get("msg")
+    info = info_of(result)
+    created.append(info["metadata"]["stack_name"])
+    Pair.before, Pair.stack_before = result, stack_of(admin_conn, info)
+    stack_name = info["metadata"]["stack_name"]
+    writes, record = len(heat_writes(lab, stack_name)), record_of(admin_conn, stack_name)
+
+    refused = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True})
+    assert refused.get("failed"), refused
+    assert "additionalParams.lcm-operation-coordinate-old-vnf: cannot read the script" in refused["msg"], refused["msg"]
+    assert "give the current package as the module option current_package" in refused["msg"], refused["msg"]
+    # Not the instance's package: refused by its vnfdId, naming the option.
+    wrong = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": new})
+    assert wrong.get("failed") and "current_package: its VNFD is {0}, not the instance's current one {1}".format(
+        vnfd_id(new), vnfd_id(old)) in wrong["msg"], wrong.get("msg")
+    # Nothing written: no Heat write, the same record (no op occ), the same stack; no script ran.
+    assert len(heat_writes(lab, stack_name)) == writes
+    assert record_of(admin_conn, stack_name) == record
+    assert stack_of(admin_conn, info) == Pair.stack_before and calls(log) == []
+
+
+def test_the_rollback_runs_the_current_packages_script_without_any_package(lab, admin_conn, ansible_task, pair):
+    old, new, log, fault = pair
+    before = info_of(Pair.before)
+    fault.write_text("on")
+    failed = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
+    fault.unlink()
+    assert failed.get("failed") and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    assert "coordination hook ./Scripts/coordinate_new_vnf.py for VNFC VDU2-0: exit code 1: coordination refused" in failed["msg"]
+    assert "skip_coordination: true" in failed["msg"]
+    assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.small"
+
+    # No package, no option: the record keeps the old package's script and the opt-in it was read under.
+    rolled = op_occ(ansible_task, Pair.name, "rollback")
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert stack_of(admin_conn, before) == Pair.stack_before
+    assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.tiny"
+    address = vdu2_address(admin_conn, before)
+    assert [(call["script"], call["input"]["is_rollback"], call["input"]["ssh_ip"]) for call in calls(log)] == [
+        ("coordinate_new_vnf.py", False, address), ("coordinate_old_vnf.py", True, address)]
+
+
+def test_with_the_current_package_the_change_completes(lab, admin_conn, ansible_task, pair):
+    old, new, log, _fault = pair
+    seen = len(calls(log))
+    done = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
+    assert not done.get("failed"), done.get("msg")
+    assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and done["vnf_instance"]["vnfdId"] == vnfd_id(new)
+    info = info_of(done)
+    assert servers(info) == servers(info_of(Pair.before))
+    assert admin_conn.compute.get_server(servers(info)["VDU2"]).flavor["original_name"] == "m1.small"
+    assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [("coordinate_new_vnf.py", False)]
