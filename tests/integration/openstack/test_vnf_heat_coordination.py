@@ -8,6 +8,9 @@ Two copies of Tacker's userdata_standard, each under a vnfdId of its own: the ol
 instance of the old package, in order: the change is refused without ``current_package`` and with a package that is
 not the instance's (nothing written); with it, a new-VNF script that fails leaves the change FAILED_TEMP and the
 rollback, in a later call given no package, runs the old package's script; then the change completes.
+
+Then Tacker's AutoScalingGroup form (basic_lcms_min): the plain server VDU2's script is given the address of VDU2_CP1,
+a port of the top stack, and a cp_name VDU2 has not is refused before any write.
 """
 
 from __future__ import annotations
@@ -148,3 +151,53 @@ def test_with_the_current_package_the_change_completes(lab, admin_conn, ansible_
     assert servers(info) == servers(info_of(Pair.before))
     assert admin_conn.compute.get_server(servers(info)["VDU2"]).flavor["original_name"] == "m1.small"
     assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [("coordinate_new_vnf.py", False)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Tacker's AutoScalingGroup form (basic_lcms_min): VDU2 is a plain server whose VDU2_CP1 is a port of the top stack
+
+@pytest.fixture(scope="module")
+def asg_pair(tacker_packages, tmp_path_factory):
+    """``(new package, calls log)``: basic_lcms_min under a vnfdId of its own, VDU2 on m1.small, with a coordination script."""
+    work = tmp_path_factory.mktemp("asg-coordination")
+    log = work / "calls.jsonl"
+    new = repackaged(os.path.join(tacker_packages, "basic_lcms_min"), work / "basic_lcms_min_vdu2_small")
+    (new / "Scripts").mkdir(exist_ok=True)
+    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log))
+    (new / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
+    df = new / "Definitions" / "v2_sample2_df_simple.yaml"
+    head, vdu2 = df.read_text().split("    VDU2:\n", 1)
+    df.write_text(head + "    VDU2:\n" + vdu2.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: m1.small", 1))
+    return str(new), log
+
+
+def test_a_plain_servers_top_level_port_gives_the_script_its_address_on_the_autoscalinggroup_form(
+        lab, admin_conn, ansible_task, tacker_packages, created, asg_pair):
+    new, log = asg_pair
+    name = "vnf-crda-" + uuid.uuid4().hex[:6]
+    done = instantiate(ansible_task, os.path.join(tacker_packages, "basic_lcms_min"), name,
+                       {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"})
+    assert not done.get("failed"), done.get("msg")
+    info = info_of(done)
+    stack_name = info["metadata"]["stack_name"]
+    created.append(stack_name)
+    vdu2 = servers(info)["VDU2"]
+    params = {"upgrade_type": "RollingUpdate", "lcm-operation-coordinate-new-vnf": NEW_SCRIPT, "vdu_params": [
+        # VDU1's members (none changes) are checked too: their CP is in each member's own nested stack.
+        {"vdu_id": "VDU1", "new_vnfc_param": {"cp_name": "VDU1_CP1"}},
+        {"vdu_id": "VDU2", "new_vnfc_param": {"cp_name": "VDU2_CP1"}}]}
+    # A cp_name VDU2 has not: refused before any write, naming the entry.
+    writes = len(heat_writes(lab, stack_name))
+    wrong = dict(params, vdu_params=[params["vdu_params"][0], {"vdu_id": "VDU2", "new_vnfc_param": {"cp_name": "VDU1_CP1"}}])
+    refused = change(ansible_task, new, name, {"vnfdId": vnfd_id(new), "additionalParams": wrong}, args={"allow_package_scripts": True})
+    expected = "additionalParams.vdu_params[1].new_vnfc_param.cp_name: VNFC VDU2 has no port or floating IP VDU1_CP1"
+    assert refused.get("failed") and expected in refused["msg"], refused.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes and calls(log) == []
+
+    result = change(ansible_task, new, name, {"vnfdId": vnfd_id(new), "additionalParams": params}, args={"allow_package_scripts": True})
+    assert not result.get("failed"), result.get("msg")
+    assert result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert admin_conn.compute.get_server(vdu2).flavor["original_name"] == "m1.small"
+    (port,) = list(admin_conn.network.ports(device_id=vdu2))
+    assert [(call["script"], call["input"]["cp_name"], call["input"]["ssh_ip"]) for call in calls(log)] == [
+        ("coordinate_new_vnf.py", "VDU2_CP1", port.fixed_ips[0]["ip_address"])]
