@@ -7,7 +7,8 @@ Two copies of Tacker's userdata_standard, each under a vnfdId of its own: the ol
 ``Scripts/coordinate_old_vnf.py``, the new one (VDU2 on m1.small) only ``Scripts/coordinate_new_vnf.py``. One VNF
 instance of the old package, in order: the change is refused without ``current_package`` and with a package that is
 not the instance's (nothing written); with it, a new-VNF script that fails leaves the change FAILED_TEMP and the
-rollback, in a later call given no package, runs the old package's script; then the change completes.
+rollback, in a later call given no package, runs the old package's script; a rollback whose old-VNF script fails too
+is done with ``skip_coordination``; then the change completes.
 
 Then Tacker's AutoScalingGroup form (basic_lcms_min): the plain server VDU2's script is given the address of VDU2_CP1,
 a port of the top stack, and a cp_name VDU2 has not is refused before any write.
@@ -22,6 +23,7 @@ import uuid
 import pytest
 
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
+    CLOUD,
     OLD,
     REQUEST,
     change,
@@ -58,15 +60,15 @@ def script(log, fault=None):
 
 @pytest.fixture(scope="module")
 def pair(tacker_packages, tmp_path_factory):
-    """``(old package, new package, calls log, fault marker)``."""
+    """``(old package, new package, calls log, work directory)``: each script fails while ``old.fault`` / ``new.fault`` is there."""
     work = tmp_path_factory.mktemp("coordination")
-    log, fault = work / "calls.jsonl", work / "fault"
+    log = work / "calls.jsonl"
     old = repackaged(os.path.join(tacker_packages, OLD), work / "old_with_old_script")
     (old / "Scripts").mkdir(exist_ok=True)
-    (old / "Scripts" / "coordinate_old_vnf.py").write_text(script(log))
+    (old / "Scripts" / "coordinate_old_vnf.py").write_text(script(log, work / "old.fault"))
     new = repackaged(os.path.join(tacker_packages, OLD), work / "new_with_new_script")
     (new / "Scripts").mkdir(exist_ok=True)
-    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, fault))
+    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, work / "new.fault"))
     # The VNFD's interface script, which the same opt-in runs (it does nothing here).
     (new / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
     # VDU2 on m1.small: one resize, the cheapest change the new package can bring.
@@ -74,7 +76,7 @@ def pair(tacker_packages, tmp_path_factory):
     head, vdu2 = df.read_text().split("    VDU2:\n", 1)
     df.write_text(head + "    VDU2:\n" + vdu2.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: m1.small", 1))
     assert not (old / "Scripts" / "coordinate_new_vnf.py").exists() and not (new / "Scripts" / "coordinate_old_vnf.py").exists()
-    return str(old), str(new), log, fault
+    return str(old), str(new), log, work
 
 
 def request(new):
@@ -96,7 +98,7 @@ def vdu2_address(admin_conn, info):
 
 
 def test_without_the_current_package_a_pair_with_a_script_each_is_refused_and_nothing_written(lab, admin_conn, ansible_task, created, pair):
-    old, new, log, _fault = pair
+    old, new, log, _work = pair
     result = instantiate(ansible_task, old, Pair.name, REQUEST)
     assert not result.get("failed"), result.get("msg")
     info = info_of(result)
@@ -120,8 +122,9 @@ def test_without_the_current_package_a_pair_with_a_script_each_is_refused_and_no
 
 
 def test_the_rollback_runs_the_current_packages_script_without_any_package(lab, admin_conn, ansible_task, pair):
-    old, new, log, fault = pair
+    old, new, log, work = pair
     before = info_of(Pair.before)
+    fault = work / "new.fault"
     fault.write_text("on")
     failed = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
     fault.unlink()
@@ -141,8 +144,35 @@ def test_the_rollback_runs_the_current_packages_script_without_any_package(lab, 
         ("coordinate_new_vnf.py", False, address), ("coordinate_old_vnf.py", True, address)]
 
 
+def test_a_rollback_whose_old_vnf_script_fails_is_done_with_skip_coordination(lab, admin_conn, ansible_task, pair):
+    old, new, log, work = pair
+    before = info_of(Pair.before)
+    (work / "new.fault").write_text("on")
+    (work / "old.fault").write_text("on")
+    seen = len(calls(log))
+    try:
+        failed = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
+        assert failed.get("failed") and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+        stuck = op_occ(ansible_task, Pair.name, "rollback")
+        assert stuck.get("failed") and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
+        assert "coordination hook ./Scripts/coordinate_old_vnf.py for VNFC VDU2-0: exit code 1" in stuck["msg"], stuck["msg"]
+        assert "add skip_coordination: true to roll back without running the coordination hooks" in stuck["msg"]
+        rolled = ansible_task("vnf_lcm_op_occ", {"vnf_instance_name": Pair.name, "cloud": CLOUD, "action": "rollback",
+                                                 "skip_coordination": True, "wait_timeout": 600})
+    finally:
+        (work / "new.fault").unlink()
+        (work / "old.fault").unlink()
+    assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert "coordination hook ./Scripts/coordinate_old_vnf.py not run (skip_coordination: true)" in rolled["plan"]["lines"]
+    assert stack_of(admin_conn, before) == Pair.stack_before
+    assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.tiny"
+    # The new script failed once, the old one once (the stuck rollback); the last rollback ran none.
+    assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [
+        ("coordinate_new_vnf.py", False), ("coordinate_old_vnf.py", True)]
+
+
 def test_with_the_current_package_the_change_completes(lab, admin_conn, ansible_task, pair):
-    old, new, log, _fault = pair
+    old, new, log, _work = pair
     seen = len(calls(log))
     done = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
     assert not done.get("failed"), done.get("msg")
