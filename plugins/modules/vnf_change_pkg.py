@@ -160,8 +160,8 @@ options:
         script) plus C(ssh_ip), the floating IP, else the first fixed IP, of the VNFC's resource named by its
         C(cp_name), and C(is_rollback). As Tacker, C(cp_name) is looked up in the stack that holds the VNFC's server (its
         nested stack, or the top stack for a server of the top template, such as the plain C(VDU2) of Tacker's
-        AutoScalingGroup form); every VNFC of C(vdu_params) is checked that way before anything is written. A non-zero exit fails the operation (C(FAILED_TEMP)) with the end of its
-        output; retry and rollback work as with task files."
+        AutoScalingGroup form); every VNFC of C(vdu_params) is checked that way before anything is written. A non-zero
+        exit fails the operation (C(FAILED_TEMP)) with the end of its output; retry and rollback work as with task files."
       - "Modules the script imports must be installed for that Python (Tacker's samples import C(paramiko),
         C(oslo_log) or Tacker itself)."
       - "Without it, a request that names a Python script is refused before anything is written. The record keeps
