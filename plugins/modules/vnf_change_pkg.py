@@ -31,7 +31,8 @@ description:
     hook after each; then one update of the whole stack brings the rest (group definitions, members' CPs, nested
     templates). A VDU not named in C(vdu_params) must be unchanged by the new package, else the change is refused.
     The new package must be of the instance's form."
-  - "Coordination hooks are Ansible task files (a path in the new package, or an absolute path), Tacker's
+  - "Coordination hooks are Ansible task files (a path in the new package, for the old-VNF hook in the instance's current
+    package when O(current_package) is given; or an absolute path), Tacker's
     coordinate scripts as Ansible. Each runs in its own C(ansible-playbook) on localhost with the variable
     C(vnflcm_coordination): C(operation), C(vnf_instance_id), C(rollback), C(vnfc) (C(resource), C(vdu_id),
     C(server_id), C(addresses) as Nova gives them, C(ports) per CP), C(old_vnfc_param), C(new_vnfc_param).
@@ -43,7 +44,9 @@ description:
   - "Failure leaves the op occ FAILED_TEMP with the stack and the record describing what was done; use
     M(nfv.vnflcm.vnf_lcm_op_occ) to roll back (the VNFCs that were changed go back one at a time, the
     C(lcm-operation-coordinate-old-vnf) hook after each, then the stack's previous template, files and nfv
-    exactly, and the record), retry (goes on from where it failed), or fail."
+    exactly, and the record), retry (goes on from where it failed), or fail. A hook that keeps failing never blocks
+    the rollback: M(nfv.vnflcm.vnf_lcm_op_occ)'s O(nfv.vnflcm.vnf_lcm_op_occ#module:skip_coordination=true) leaves it
+    out, as the hook's failure message says."
   - "C(vimConnectionInfo), C(extensions), C(vnfConfigurableProperties) and C(additionalParams.nfv) are
     JSON Merge Patches (RFC 7396): a key set to null is removed, objects are merged, arrays replaced."
   - "Re-running a change that succeeded sends no stack update and reports C(changed=false)."
@@ -85,6 +88,20 @@ options:
         C(descriptor_id) must be the request's C(vnfdId), and it must have the instance's flavour.
     type: path
     required: true
+  current_package:
+    description:
+      - "OpenStack: path to the instance's current VNF package (a CSAR directory, or a C(.zip)/C(.csar) file), the one
+        it was instantiated with or last changed to: its VNFD's C(descriptor_id) must be the instance's C(vnfdId), else
+        the change is refused before anything is written."
+      - "As Tacker v2 does, C(additionalParams.lcm-operation-coordinate-old-vnf) (a relative path) is read from this
+        package and C(lcm-operation-coordinate-new-vnf) from O(package). Without it, the old-VNF hook is read from
+        O(package) when that package has it (Tacker's sample packages carry both), else the change is refused before
+        anything is written, saying to give this option."
+      - "Both hooks are read when the change is planned and kept in the record (a script with the
+        O(allow_package_scripts) opt-in it was read under), so a rollback in a later M(nfv.vnflcm.vnf_lcm_op_occ) call
+        needs neither package."
+      - Refused on Kubernetes, where both hooks are read from O(package).
+    type: path
   request:
     description:
       - "The ChangeCurrentVnfPkgRequest body, as Tacker v2 takes it: C(vnfdId), C(extVirtualLinks) (only the
@@ -141,8 +158,10 @@ options:
         update, bounded by O(wait_timeout). On stdin it gets what Tacker gives it, pickled (the script reads it with
         C(pickle.load) from C(sys.stdin.buffer)): the VDU's C(new_vnfc_param) (C(old_vnfc_param) for the rollback
         script) plus C(ssh_ip), the floating IP, else the first fixed IP, of the VNFC's resource named by its
-        C(cp_name), and C(is_rollback). A non-zero exit fails the operation (C(FAILED_TEMP)) with the end of its
-        output; retry and rollback work as with task files."
+        C(cp_name), and C(is_rollback). As Tacker, C(cp_name) is looked up in the stack that holds the VNFC's server (its
+        nested stack, or the top stack for a server of the top template, such as the plain C(VDU2) of Tacker's
+        AutoScalingGroup form); every VNFC of C(vdu_params) is checked that way before anything is written. A non-zero
+        exit fails the operation (C(FAILED_TEMP)) with the end of its output; retry and rollback work as with task files."
       - "Modules the script imports must be installed for that Python (Tacker's samples import C(paramiko),
         C(oslo_log) or Tacker itself)."
       - "Without it, a request that names a Python script is refused before anything is written. The record keeps
@@ -306,7 +325,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 
 def main():
-    spec = {"package": {"type": "path", "required": True}, "request": {"type": "dict", "required": True},
+    spec = {"package": {"type": "path", "required": True}, "current_package": {"type": "path"}, "request": {"type": "dict", "required": True},
             "allow_package_scripts": {"type": "bool", "default": False}}
     module_main("change_pkg", spec, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 

@@ -34,7 +34,8 @@ description:
     change and the change itself, so neither needs the package. C(retry) goes on VNFC by VNFC from the stack
     as it is (running the coordination hook of a VNFC whose update went through but whose hook failed);
     C(rollback) walks the changed VNFCs back one at a time (the C(lcm-operation-coordinate-old-vnf) hook after
-    each, with C(rollback=true)) to the previous template, nested files and C(nfv), and restores the record."
+    each, with C(rollback=true); none with O(skip_coordination=true)) to the previous template, nested files and
+    C(nfv), and restores the record."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
   - "Kubernetes, TERMINATE: C(fail) also leaves the instance NOT_INSTANTIATED, without VNFCs, its record (its
     C(instantiatedVnfInfo) holds nothing else) listing the objects of the VNF still there: what a terminate stuck on
@@ -66,6 +67,15 @@ options:
         it is recorded C(FAILED_TEMP), and the run that held it stops at its next record write."
       - "Only for a run you know is gone (a hung job, a host that will not come back): two runs must never act on
         one VNF at once."
+    type: bool
+    default: false
+  skip_coordination:
+    description:
+      - "OpenStack, C(rollback) of a CHANGE_VNFPKG only: walk the VNFCs back without running the
+        C(lcm-operation-coordinate-old-vnf) hook (the plan says it is not run). For a hook that keeps failing (a VNFC
+        that cannot be reached, a script's error the failed change already showed): the way back is never blocked by it.
+        The hook's failure message says so."
+      - Refused with any other action or operation, and on Kubernetes.
     type: bool
     default: false
   package:
@@ -184,6 +194,7 @@ def main():
         "delete_removed": {"type": "bool", "default": False},
         "namespace_policy": {"type": "str", "choices": ["rewrite", "error"], "default": "rewrite"},
         "allow_cluster_scoped": {"type": "bool", "default": False},
+        "skip_coordination": {"type": "bool", "default": False},
     }, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -17,6 +17,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.change_pkg_groups import member_definition
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
@@ -26,7 +27,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import (
     stack_plan,
     stack_resources,
     vnfc_resources,
-    vnfc_view,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import WHAT, new_flavour, validate_rolling_update
@@ -292,23 +292,83 @@ def _reads(resources):
 # ---------------------------------------------------------------------------------------------
 # Coordination scripts
 
-def check_address_resources(stack, vdu_params, param_key, hook_name):
-    """Every VNFC of a vdu_params VDU in ``stack`` has the resource its ``param_key``.cp_name names.
+# Resources whose address a coordination script is given as ssh_ip (Tacker reads floating_ip_address, else fixed_ips).
+FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
+ADDRESS_TYPES = (heat_template.PORT_TYPE, FLOATING_IP_TYPE)
 
-    That resource's address is what a coordination script is given as ssh_ip (Tacker reads it from the VNFC's
-    nested stack): a port or a floating IP of the VNFC. ValidationError naming the vdu_params entry otherwise.
+
+def cp_resource(resources, vnfc, cp_name):
+    """The resource named by ``cp_name`` whose address a coordination script of VNFC ``vnfc`` gets as ssh_ip, or None.
+
+    ``resources``: the stack's resources as Heat lists them (nested ones with their ``parent_resource``), or as
+    :func:`planned_resources` says Heat will. As Tacker, ``cp_name`` is looked up in the stack that holds the VNFC's
+    server: the VNFC's own nested stack (a nested VNFC template, a scaling group member), else, for a server of the top
+    template, the top stack (with the VNFC's index, ``VDU1_CP1-0`` beside ``VDU1-0``; as it is, ``VDU2_CP1`` beside a plain
+    ``VDU2``). The one lookup both the plan's check and the hook use.
     """
+    nested = [item for item in resources if item.get("parent_resource") == vnfc and item["resource_name"] == cp_name]
+    if nested:
+        return nested[0]
+    own = next((item for item in resources if item["resource_name"] == vnfc and not item.get("parent_resource")), None)
+    if own is None or own.get("resource_type") != heat_template.SERVER_TYPE:
+        return None
+    index = heat_template.split_vnfc_name(vnfc)[1]
+    name = cp_name if index is None else heat_template.vnfc_name(cp_name, index)
+    return next((item for item in resources if not item.get("parent_resource") and item["resource_name"] == name), None)
+
+
+def planned_resources(stack):
+    """``stack``'s resources as Heat lists them once it runs this template: ``[{"resource_name", "resource_type",
+    "parent_resource"}]``, the top template's, those of each nested VNFC template, and those of each scaling group member
+    ``stack["members"]`` names (lcm/vm/change_pkg.py's current_stack) from its group's member template."""
+    members = stack.get("members") or [] if isinstance(stack, dict) else []
     stack = normalised_stack(stack)
-    vnfcs = vnfc_resources(stack["template"])
+    resources = stack_resources(stack)
+    listed = []
+
+    def add(name, resource_type, owner):
+        listed.append({"resource_name": name, "resource_type": resource_type, "parent_resource": owner})
+        if heat_template.is_template_file(resource_type):
+            for part, item in ((_parsed(stack["files"].get(resource_type), resource_type) or {}).get("resources") or {}).items():
+                listed.append({"resource_name": part, "resource_type": (item or {}).get("type"), "parent_resource": name})
+
+    for name, resource in resources.items():
+        add(name, (resource or {}).get("type") if isinstance(resource, dict) else None, None)
+    for member in members:
+        add(member["name"], member_definition(resources.get(member["group"])).get("type"), member["group"])
+    return listed
+
+
+def planned_vnfcs(stack, vdu_id):
+    """The VNFCs of VDU ``vdu_id`` in ``stack``: per-VNFC resources (``VDU1-0``), a plain server named as the VDU
+    (DefaultUserData), the scaling group members ``stack["members"]`` lists."""
+    resources = stack_resources(normalised_stack(stack))
+    names = sorted(name for name, (vdu, _index) in vnfc_resources(normalised_stack(stack)["template"]).items() if vdu == vdu_id)
+    if isinstance(resources.get(vdu_id), dict) and resources[vdu_id].get("type") == heat_template.SERVER_TYPE:
+        names.append(vdu_id)
+    members = stack.get("members") or [] if isinstance(stack, dict) else []
+    return names + [member["name"] for member in members if member.get("vdu") == vdu_id]
+
+
+def check_address_resources(stack, vdu_params, param_key, hook_name):
+    """Every VNFC of a vdu_params VDU in ``stack`` has the port or floating IP its ``param_key``.cp_name names.
+
+    That resource's address is what a coordination script is given as ssh_ip, found by :func:`cp_resource` as the hook
+    will find it. ValidationError naming the vdu_params entry otherwise.
+    """
+    listed = planned_resources(stack)
     for position, vdu_param in enumerate(vdu_params):
         cp_name = (vdu_param.get(param_key) or {}).get("cp_name")
-        for name in sorted(vnfc for vnfc, (vdu, _index) in vnfcs.items() if vdu == vdu_param.get("vdu_id")):
-            view = vnfc_view(stack, name)
-            if cp_name not in view["ports"] and cp_name not in view["others"]:
+        for name in planned_vnfcs(stack, vdu_param.get("vdu_id")):
+            found = cp_resource(listed, name, cp_name)
+            if found is None or found.get("resource_type") not in ADDRESS_TYPES:
+                ports = sorted(heat_template.split_vnfc_name(item["resource_name"])[0] if not item.get("parent_resource") else item["resource_name"]
+                               for item in listed if item.get("resource_type") == heat_template.PORT_TYPE
+                               and cp_resource(listed, name, heat_template.split_vnfc_name(item["resource_name"])[0]) is item)
                 field = "additionalParams.vdu_params[{0}].{1}.cp_name".format(position, param_key)
                 raise ValidationError(WHAT, field, "VNFC {0} has no port or floating IP {1} whose address the coordination script {2} "
                                                    "would be given (ssh_ip); CPs of the VNFC: {3}".format(
-                                                       name, cp_name, hook_name, ", ".join(sorted(view["ports"])) or "none"))
+                                                       name, cp_name, hook_name, ", ".join(ports) or "none"))
 
 
 # ---------------------------------------------------------------------------------------------

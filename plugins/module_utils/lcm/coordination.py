@@ -3,8 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Coordination hooks: what runs after each VNFC of a rolling update.
 
-``additionalParams.lcm-operation-coordinate-new-vnf`` / ``-old-vnf`` name them (a path in the new package,
-or an absolute one). Two kinds:
+``additionalParams.lcm-operation-coordinate-new-vnf`` / ``-old-vnf`` name them (a path in a package, or an absolute
+one). As in Tacker v2, the new-VNF hook is a file of the new package and the old-VNF hook (it runs on rollback, for the
+VNFCs going back to the old package) a file of the instance's current package; when that package is not given, the
+old-VNF hook is read from the new package if it has it (Tacker's packages carry both). Two kinds:
 
 - An Ansible task file (``.yml``/``.yaml``), the native hook: it runs in a play on localhost, with the variable
   ``vnflcm_coordination`` describing the VNFC (see :func:`hook_variables`). A module cannot include tasks in
@@ -48,12 +50,14 @@ class HookFailed(VnfLcmError):
         super().__init__("run", "coordination hook {0} for VNFC {1}".format(hook, vnfc), output[-OUTPUT_TAIL:].strip())
 
 
-def load_hooks(params, package, what, allow_scripts=False):
+def load_hooks(params, package, what, allow_scripts=False, current=None, current_option=None):
     """``{param name: hook}`` of the hooks additionalParams names, each file read now.
 
     A task file gives ``{"name", "tasks"}``; a Python script ``{"name", "script", "allowed_by"}``, and only with
     ``allow_scripts`` (else ValidationError saying which option runs it). A relative path is a file of the
-    package (``package``: a VnfPackage); errors name the additionalParams key.
+    new package (``package``: a VnfPackage), for the old-VNF hook of ``current`` (the instance's current package)
+    when given; errors name the additionalParams key. ``current_option``: the module option that gives ``current``,
+    named when the old-VNF hook is missing from the new package and no current package was given.
     """
     hooks = {}
     for key in (NEW_VNF, OLD_VNF):
@@ -67,7 +71,13 @@ def load_hooks(params, package, what, allow_scripts=False):
         if python_script and not allow_scripts:
             raise ValidationError(what, field, "{0} is a Python script: it is the package's code and runs on this controller only with "
                                                "the module option {1}: true (or give an Ansible task file)".format(path, ALLOW_SCRIPTS))
-        content = _read(path, package, what, field, "script" if python_script else "task file")
+        kind = "script" if python_script else "task file"
+        hint = ""
+        if key == OLD_VNF and current is None and current_option:
+            # Tacker reads it from the package the instance runs: without that package, only a new one that has it will do.
+            hint = ("; the old-VNF hook is read from the instance's current package, as Tacker reads it, and the new package does not "
+                    "have it: give the current package as the module option {0}".format(current_option))
+        content = _read(path, current if key == OLD_VNF and current is not None else package, what, field, kind, hint)
         if python_script:
             hooks[key] = {"name": path, "script": content, "allowed_by": ALLOW_SCRIPTS}
         else:
@@ -75,7 +85,7 @@ def load_hooks(params, package, what, allow_scripts=False):
     return hooks
 
 
-def _read(path, package, what, field, kind):
+def _read(path, package, what, field, kind, hint=""):
     try:
         if os.path.isabs(path):
             with open(path, "rb") as handle:
@@ -85,7 +95,7 @@ def _read(path, package, what, field, kind):
     except OSError as error:
         raise ValidationError(what, field, "cannot read the {0}: {1}: {2}".format(kind, path, error.strerror))
     except VnfLcmError as error:
-        raise ValidationError(what, field, "cannot read the {0}: {1}".format(kind, error.reason))
+        raise ValidationError(what, field, "cannot read the {0}: {1}{2}".format(kind, error.reason, hint))
     return content.decode("utf-8", "replace")
 
 

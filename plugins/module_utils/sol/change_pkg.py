@@ -16,13 +16,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CHANGE_CURRENT_VNF_PKG_REQUEST, validate_change_pkg_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state, vnfd_identity
 
 WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
 ROLLING_UPDATE = "RollingUpdate"
 # VnfInstance fields a ChangeCurrentVnfPkgRequest modifies with JSON Merge Patch (SOL003 5.5.2.11).
 MERGED_FIELDS = ("vimConnectionInfo", "extensions", "vnfConfigurableProperties")
 # The VnfInstance attributes a new package may give new values (SOL003 modificationsTriggeredByVnfPkgChange).
+# The module option giving the instance's current package (where the old-VNF coordination hook is read, as Tacker reads it).
+CURRENT_PACKAGE = "current_package"
 PACKAGE_FIELDS = ("vnfdId", "vnfProvider", "vnfProductName", "vnfSoftwareVersion", "vnfdVersion", "vnfConfigurableProperties", "extensions")
 
 
@@ -48,6 +50,14 @@ def validate_rolling_update(request, instance, new_vnfd):
                                   "VDU {0} is named twice".format(vdu_param["vdu_id"]))
         seen.add(vdu_param["vdu_id"])
     return request
+
+
+def check_current_package(package, instance):
+    """ValidationError naming the option unless ``package`` (a VnfPackage) is the instance's current package (its vnfdId)."""
+    vnfd_id = vnfd_identity(package.to_dict()["vnfd"])["vnfdId"]
+    if vnfd_id != instance.get("vnfdId"):
+        raise ValidationError(WHAT, CURRENT_PACKAGE, "its VNFD is {0}, not the instance's current one {1}: give the package the instance "
+                                                     "runs (from its instantiation or its last change of package)".format(vnfd_id, instance.get("vnfdId")))
 
 
 def new_flavour(new_vnfd, instance):

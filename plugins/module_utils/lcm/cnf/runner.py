@@ -79,6 +79,9 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.change_pkg import plan_change_pkg
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
+    if params.get("current_package"):
+        # A CNF's old-VNF hook is read from the new package (its retry plans again from that package alone).
+        raise ValidationError(occ.CHANGE_VNFPKG, "current_package", "is used on OpenStack only: on Kubernetes the hooks are read from the new package")
     with load_package(params["package"]) as package:
         return on_instance(lambda api, store, found, request, waits: plan_change_pkg(
             api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
@@ -90,6 +93,8 @@ def run_resume(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume as resumers
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
+    if params.get("skip_coordination"):
+        raise ValidationError("vnf_lcm_op_occ", "skip_coordination", "is used on OpenStack only (the rollback of a change of package on Heat)")
     api, namespace = kube_api(params)
     store, found = locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     event = params["action"]

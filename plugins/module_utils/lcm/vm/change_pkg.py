@@ -19,7 +19,7 @@ import copy
 import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
@@ -50,11 +50,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 WHAT = sol_change_pkg.WHAT
 # Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
 CHANGE = "change"
-FLOATING_IP_TYPE = "OS::Neutron::FloatingIP"
+# vnf_lcm_op_occ's option: a rollback without the old-VNF coordination hook (one that keeps failing must not block it).
+SKIP_COORDINATION = "skip_coordination"
 
 
-def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False):
+def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False, current_package=None):
     """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
+
+    ``current_package``: the instance's current package (a VnfPackage, checked by its vnfdId), where the old-VNF coordination
+    hook is read, as Tacker reads it; without it, the new package must have that hook.
 
     ``allow_scripts``: the user's opt-in to the package's Python scripts: coordination scripts (coordination.ALLOW_SCRIPTS),
     a user-data script (heat/user_data.py), whose ``change_vnfpkg`` then gives the stack the change goes to, and the VNFD's
@@ -64,6 +68,8 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     instance = found[0]
     require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
     private = private_state(instance)
+    if current_package is not None:
+        sol_change_pkg.check_current_package(current_package, instance)
     new_vnfd = package.to_dict()["vnfd"]
     flavour_id = instance["instantiatedVnfInfo"]["flavourId"]
     try:
@@ -76,7 +82,9 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
                                               "a change of package keeps the form".format(form.name, old_form.name))
     script = user_data.script_of(request, form, WHAT, occ.CHANGE_VNFPKG, allow_scripts)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
-    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts)
+    # Both hooks' text is read now and kept in the job (the record), so a rollback in a later call needs neither package.
+    hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts, current=current_package,
+                                    current_option=sol_change_pkg.CURRENT_PACKAGE)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
     flavour = package.flavour(flavour_id)
     check_connectivity(vim, request, WHAT)
@@ -330,6 +338,17 @@ def rolled_plan(previous, last, change, form):
 
 
 def coordinate(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback):
+    """Run the coordination hook for the VNFC ``name``; its failure says how to roll back without the hooks."""
+    try:
+        run_coordination(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback)
+    except (coordination.HookFailed, OperationTimeout) as error:
+        # A hook that keeps failing must not block the way back: a rollback can leave the hooks out.
+        error.add_reason("the op occ is FAILED_TEMP: retry it, or roll it back (nfv.vnflcm.vnf_lcm_op_occ action=rollback; add {0}: true "
+                         "to roll back without running the coordination hooks)".format(SKIP_COORDINATION))
+        raise
+
+
+def run_coordination(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback):
     """Run the coordination hook for the VNFC ``name``: a task file with ``vnflcm_coordination``, a script with Tacker's input."""
     if coordination.is_script(hook):
         vnfc_param = vdu_param.get(coordination.vnfc_param_key(rollback)) or {}
@@ -341,8 +360,14 @@ def coordinate(vim, stack, name, hook, vdu_param, instance_id, timeout, rollback
 
 
 def check_script_addresses(previous, job):
-    """Before any write: each VNFC a script runs for has the resource its cp_name names (new form, old for the rollback)."""
-    for key, stack, rollback in ((coordination.NEW_VNF, job["desired"], False), (coordination.OLD_VNF, previous, True)):
+    """Before any write: each VNFC a script runs for has the resource its cp_name names, found as the hook will find it
+    (heat/change_pkg.py's cp_resource) in the stack the hook sees.
+
+    The new-VNF hook sees the VNFC in its new form (on the DefaultUserData form the stack keeps its structure until the
+    last update: members and plain servers roll by properties and nfv); the old-VNF hook (rollback) the old one.
+    """
+    new_form = previous if form_of(job["desired"]["template"]).groups else job["desired"]
+    for key, stack, rollback in ((coordination.NEW_VNF, new_form, False), (coordination.OLD_VNF, previous, True)):
         hook = job["hooks"].get(key)
         if coordination.is_script(hook):
             change_pkg.check_address_resources(stack, job["vdu_params"], coordination.vnfc_param_key(rollback), hook["name"])
@@ -350,16 +375,13 @@ def check_script_addresses(previous, job):
 
 def vnfc_address(vim, stack, name, cp_name, hook):
     """The address Tacker gives a script as ssh_ip: the floating IP of the VNFC's resource ``cp_name``, else its first fixed IP."""
-    _vdu, index = heat_template.split_vnfc_name(name)
-    for item in vim.stacks.resources(stack):
-        owner = item.get("parent_resource")
-        # In the VNFC's nested template by its own name, or in the top template with the VNFC's index.
-        if (owner == name and item["resource_name"] == cp_name) or (owner is None and item["resource_name"] == heat_template.vnfc_name(cp_name, index)):
-            address = resource_address(vim, item)
-            if address:
-                return address
-            raise coordination.HookFailed(hook["name"], name, "{0} ({1}) has no IP address to give as ssh_ip".format(cp_name, item.get("resource_type")))
-    raise coordination.HookFailed(hook["name"], name, "the stack has no resource {0} of this VNFC to give its address as ssh_ip".format(cp_name))
+    item = change_pkg.cp_resource(vim.stacks.resources(stack), name, cp_name)
+    if item is None:
+        raise coordination.HookFailed(hook["name"], name, "the stack has no resource {0} of this VNFC to give its address as ssh_ip".format(cp_name))
+    address = resource_address(vim, item)
+    if address:
+        return address
+    raise coordination.HookFailed(hook["name"], name, "{0} ({1}) has no IP address to give as ssh_ip".format(cp_name, item.get("resource_type")))
 
 
 def resource_address(vim, item):
@@ -368,7 +390,7 @@ def resource_address(vim, item):
     if not resource_id:
         return None
     with sdk_errors("read", "{0} {1}".format(item.get("resource_type"), resource_id)):
-        if item.get("resource_type") == FLOATING_IP_TYPE:
+        if item.get("resource_type") == change_pkg.FLOATING_IP_TYPE:
             return vim.conn.network.get_ip(resource_id).floating_ip_address
         if item.get("resource_type") == heat_template.PORT_TYPE:
             fixed_ips = vim.conn.network.get_port(resource_id).fixed_ips or []
@@ -392,7 +414,7 @@ def vnfc_details(vim, stack, name):
 # ---------------------------------------------------------------------------------------------
 # Retry / rollback of a FAILED_TEMP change
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits):
+def plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=False):
     instance = found[0]
     change = private_state(instance).get(CHANGE)
     if not change:
@@ -400,11 +422,12 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits):
                             "the record keeps no data of this change (it failed before its first stack update); fail it")
     if event == "retry":
         return change_operation(vim, store, found, failed_op_occ.get("operationParams") or {}, change["job"], waits, previous=change["previous"])
-    return rollback_operation(vim, store, found, failed_op_occ, change, waits)
+    return rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coordination)
 
 
-def rollback_operation(vim, store, found, failed_op_occ, change, waits):
-    """Walk the VNFCs back to the stack from before the change (old-VNF hook after each), then the record."""
+def rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coordination=False):
+    """Walk the VNFCs back to the stack from before the change (old-VNF hook after each, unless ``skip_coordination``),
+    then the record."""
     instance, op_occs, version = found
     stack = located_stack(instance)
     current = current_stack(vim, stack)
@@ -419,6 +442,10 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits):
     plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"], "rollback": True,
             "vnfcs": whole["vnfcs"], "summary": whole["summary"], "lines": lines}
     hook = job["hooks"].get(coordination.OLD_VNF)
+    if hook and skip_coordination:
+        plan["lines"] = plan["lines"] + ["coordination hook {0} not run ({1}: true)".format(hook["name"], SKIP_COORDINATION)]
+        plan["coordination_skipped"] = hook["name"]
+        hook = None
     before = without_change(instance)
 
     def execute(progress):

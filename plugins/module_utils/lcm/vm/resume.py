@@ -9,6 +9,7 @@ No package is needed: the record has what each resumer plans from.
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -16,11 +17,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False):
     """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
-    its resumer here.
+    its resumer here. ``skip_coordination``: a rollback of CHANGE_VNFPKG without its old-VNF coordination hook.
     """
     occ.require_resumable(failed_op_occ, event)
+    if skip_coordination:
+        if event != "rollback" or failed_op_occ["operation"] != occ.CHANGE_VNFPKG:
+            reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])
+            raise ValidationError("vnf_lcm_op_occ", change_pkg.SKIP_COORDINATION, reason)
+        return change_pkg.plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=True)
     return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)

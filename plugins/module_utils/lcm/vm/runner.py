@@ -9,6 +9,7 @@ call's start-up is mostly imports, and info, scale, heal and terminate need neit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, ValidationError
@@ -53,7 +54,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
     event = params["action"]
 
     def plan(failed, record):
-        return resume.plan_resume(vim, store, record, failed, event, waits(params))
+        return resume.plan_resume(vim, store, record, failed, event, waits(params), skip_coordination=params.get("skip_coordination"))
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_api_calls(result, vim)
@@ -96,10 +97,22 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
 
     vim, store, found = locate(params)
     engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
-    with load_package(params["package"]) as package:
-        operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params),
-                                               preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"))
+    with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:
+        operation = change_pkg.plan_change_pkg(vim, store, found, package, params["request"], waits(params), preview=check_mode or diff_mode,
+                                               allow_scripts=params.get("allow_package_scripts"), current_package=current)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
+
+
+@contextlib.contextmanager
+def optional_package(path):
+    """The package at ``path`` while the block runs (closed after), or None when no path is given."""
+    if not path:
+        yield None
+        return
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(path) as package:
+        yield package
 
 
 def run_modify(params, check_mode=False, diff_mode=False):
@@ -107,11 +120,7 @@ def run_modify(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
 
     modify.check_heat_options(params.get("delete_removed"))
-    if not params.get("package"):
-        return on_instance(modify.plan_modify, occ.MODIFY_INFO)(params, check_mode, diff_mode)
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
-
-    with load_package(params["package"]) as package:
+    with optional_package(params.get("package")) as package:
         return on_instance(functools.partial(modify.plan_modify, package=package), occ.MODIFY_INFO)(params, check_mode, diff_mode)
 
 

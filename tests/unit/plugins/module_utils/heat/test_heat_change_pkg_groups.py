@@ -100,3 +100,32 @@ def test_a_vdu_that_changes_must_be_named(stacks):
 def test_the_members_nested_template_is_a_file_the_stack_uses(stacks):
     form, current, desired = stacks
     assert used_files(current["template"], dict(current["files"], **{"other.yaml": "resources: {}"})) == {"VDU1.yaml": current["files"]["VDU1.yaml"]}
+
+
+# ---------------------------------------------------------------------------------------------
+# A coordination script's cp_name: found as the hook finds it, for members and for a plain top-level server
+
+def coordinated(vdu1_cp, vdu2_cp):
+    return [{"vdu_id": "VDU1", "new_vnfc_param": {"cp_name": vdu1_cp}}, {"vdu_id": "VDU2", "new_vnfc_param": {"cp_name": vdu2_cp}}]
+
+
+def test_the_address_check_finds_a_plain_servers_top_level_port_and_each_members_own(stacks):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg
+
+    _form, current, _desired = stacks
+    current = dict(current, members=members(count=2))
+    assert change_pkg.planned_vnfcs(current, "VDU2") == ["VDU2"]
+    assert change_pkg.planned_vnfcs(current, "VDU1") == ["member0", "member1"]
+    listed = change_pkg.planned_resources(current)
+    assert change_pkg.cp_resource(listed, "VDU2", "VDU2_CP1")["parent_resource"] is None
+    assert change_pkg.cp_resource(listed, "member1", "VDU1_CP1") == {"resource_name": "VDU1_CP1", "resource_type": "OS::Neutron::Port",
+                                                                     "parent_resource": "member1"}
+    # A member's CP is in its own nested stack only: the top stack's VDU2_CP1 is not one of its.
+    assert change_pkg.cp_resource(listed, "member1", "VDU2_CP1") is None
+    change_pkg.check_address_resources(current, coordinated("VDU1_CP1", "VDU2_CP1"), "new_vnfc_param", "Scripts/new.py")
+    with pytest.raises(ValidationError) as caught:
+        change_pkg.check_address_resources(current, coordinated("VDU1_CP1", "VDU1_CP1"), "new_vnfc_param", "Scripts/new.py")
+    assert caught.value.field == "additionalParams.vdu_params[1].new_vnfc_param.cp_name"
+    assert "VNFC VDU2 has no port or floating IP VDU1_CP1" in caught.value.msg and "CPs of the VNFC: VDU2_CP1" in caught.value.msg
+    with pytest.raises(ValidationError, match=r"VNFC member0 has no port or floating IP VDU2_CP1 .*CPs of the VNFC: VDU1_CP1"):
+        change_pkg.check_address_resources(current, coordinated("VDU2_CP1", "VDU2_CP1"), "new_vnfc_param", "Scripts/new.py")

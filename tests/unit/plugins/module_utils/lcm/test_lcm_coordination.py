@@ -202,3 +202,36 @@ def test_a_script_without_its_opt_in_never_runs():
     with pytest.raises(coordination.HookFailed, match="runs only with allow_package_scripts: true"):
         coordination.run_script(hook, "VDU1-0", {}, 5, runner=lambda *args, **kwargs: ran.append(args))
     assert not ran
+
+
+# ---------------------------------------------------------------------------------------------
+# Which package each hook comes from: new-VNF from the new one, old-VNF from the instance's current one (Tacker's way)
+
+OLD_SCRIPT, NEW_SCRIPT = "Scripts/coordinate_old_vnf.py", "Scripts/coordinate_new_vnf.py"
+BOTH = {coordination.NEW_VNF: NEW_SCRIPT, coordination.OLD_VNF: OLD_SCRIPT}
+
+
+def test_the_old_vnf_hook_comes_from_the_current_package_and_the_new_vnf_hook_from_the_new_one():
+    new, current = Package({NEW_SCRIPT: b"new = 1\n", OLD_SCRIPT: b"stale = 1\n"}), Package({OLD_SCRIPT: b"old = 1\n", NEW_SCRIPT: b"x\n"})
+    hooks = coordination.load_hooks(BOTH, new, WHAT, allow_scripts=True, current=current, current_option="current_package")
+    assert hooks[coordination.NEW_VNF]["script"] == "new = 1\n"
+    assert hooks[coordination.OLD_VNF] == {"name": OLD_SCRIPT, "script": "old = 1\n", "allowed_by": "allow_package_scripts"}
+
+
+def test_without_the_current_package_the_old_vnf_hook_is_read_from_the_new_one_if_it_has_it():
+    both = Package({NEW_SCRIPT: b"new = 1\n", OLD_SCRIPT: b"old = 1\n"})
+    hooks = coordination.load_hooks(BOTH, both, WHAT, allow_scripts=True, current_option="current_package")
+    assert hooks[coordination.OLD_VNF]["script"] == "old = 1\n"
+    with pytest.raises(ValidationError) as error:
+        coordination.load_hooks(BOTH, Package({NEW_SCRIPT: b"new = 1\n"}), WHAT, allow_scripts=True, current_option="current_package")
+    assert error.value.field == "additionalParams.lcm-operation-coordinate-old-vnf"
+    assert "cannot read the script: Scripts/coordinate_old_vnf.py: file not found in the package" in error.value.msg
+    assert "read from the instance's current package" in error.value.msg and "module option current_package" in error.value.msg
+
+
+def test_a_current_package_without_the_old_vnf_hook_is_refused_naming_the_parameter():
+    with pytest.raises(ValidationError) as error:
+        coordination.load_hooks(BOTH, Package({NEW_SCRIPT: b"", OLD_SCRIPT: b""}), WHAT, allow_scripts=True, current=Package({}),
+                                current_option="current_package")
+    assert error.value.field == "additionalParams.lcm-operation-coordinate-old-vnf"
+    assert "file not found in the package" in error.value.msg and "module option" not in error.value.msg

@@ -83,6 +83,12 @@ RESOURCES = [
     # A VDU whose server is in the top template: its ports carry the VNFC's index.
     {"resource_name": "VDU3-1", "resource_type": "OS::Nova::Server", "physical_resource_id": "srv-3"},
     {"resource_name": "VDU3_CP1-1", "resource_type": "OS::Neutron::Port", "physical_resource_id": "port-1"},
+    # DefaultUserData: a plain top-level server whose port is a top-level resource, and a scaling group member.
+    {"resource_name": "VDU2", "resource_type": "OS::Nova::Server", "physical_resource_id": "srv-2"},
+    {"resource_name": "VDU2_CP1", "resource_type": "OS::Neutron::Port", "physical_resource_id": "port-1"},
+    {"resource_name": "VDU4_scale_group", "resource_type": "OS::Heat::AutoScalingGroup", "physical_resource_id": "group-4"},
+    {"resource_name": "abcmember", "resource_type": "VDU4.yaml", "physical_resource_id": "nested-4", "parent_resource": "VDU4_scale_group"},
+    {"resource_name": "VDU4_CP1", "resource_type": "OS::Neutron::FloatingIP", "physical_resource_id": "fip-4", "parent_resource": "abcmember"},
 ]
 SCRIPT = {"name": "./Scripts/coordinate_vnf.py", "script": "", "allowed_by": "allow_package_scripts"}
 STACK = {"stack_name": "vnf-i-1", "id": "stack-1"}
@@ -92,16 +98,24 @@ STACK = {"stack_name": "vnf-i-1", "id": "stack-1"}
     ("VDU1-0", "VDU1_CP1", "10.0.0.5"),
     ("VDU1-0", "VDU1_FloatingIp", "192.0.2.9"),
     ("VDU3-1", "VDU3_CP1", "10.0.0.5"),
+    ("VDU2", "VDU2_CP1", "10.0.0.5"),
+    ("abcmember", "VDU4_CP1", "192.0.2.9"),
 ])
 def test_vnfc_address_is_what_tacker_gives_as_ssh_ip(vnfc, cp_name, address):
     assert vm_change_pkg.vnfc_address(Vim(RESOURCES), STACK, vnfc, cp_name, SCRIPT) == address
 
 
-@pytest.mark.parametrize("cp_name, reason", [("VDU1_CP2", "VDU1_CP2 (OS::Neutron::Port) has no IP address"), ("VDU1_CP9", "no resource VDU1_CP9")])
-def test_no_address_fails_the_hook_of_that_vnfc(cp_name, reason):
+@pytest.mark.parametrize("vnfc, cp_name, reason", [
+    ("VDU1-0", "VDU1_CP2", "VDU1_CP2 (OS::Neutron::Port) has no IP address"),
+    ("VDU1-0", "VDU1_CP9", "no resource VDU1_CP9"),
+    # A nested VNFC's CP is in its own stack: a top-level port of that name is another VNFC's.
+    ("VDU1-0", "VDU2_CP1", "no resource VDU2_CP1"),
+    ("abcmember", "VDU2_CP1", "no resource VDU2_CP1"),
+])
+def test_no_address_fails_the_hook_of_that_vnfc(vnfc, cp_name, reason):
     with pytest.raises(coordination.HookFailed) as error:
-        vm_change_pkg.vnfc_address(Vim(RESOURCES), STACK, "VDU1-0", cp_name, SCRIPT)
-    assert error.value.msg.startswith("Failed to run coordination hook ./Scripts/coordinate_vnf.py for VNFC VDU1-0: ") and reason in error.value.msg
+        vm_change_pkg.vnfc_address(Vim(RESOURCES), STACK, vnfc, cp_name, SCRIPT)
+    assert error.value.msg.startswith("Failed to run coordination hook ./Scripts/coordinate_vnf.py for VNFC {0}: ".format(vnfc)) and reason in error.value.msg
 
 
 @pytest.mark.parametrize("rollback, member", [(False, "new_vnfc_param"), (True, "old_vnfc_param")])
@@ -156,3 +170,76 @@ def test_a_user_data_script_gives_the_stack_the_change_goes_to(monkeypatch, fiel
     assert PRIVATE not in arguments[1]["instantiatedVnfInfo"]["metadata"]
     if fields["existing"]:
         assert desired["nfv"]["VDU"]["VDU2"]["vcImageId"] == "cirros" and desired["files"] == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# A rollback is never blocked by a coordination hook: skip_coordination leaves the old-VNF hook out
+
+class RollbackStacks:
+    TEMPLATE = {"heat_template_version": "2013-05-23", "resources": {"VDU2-0": {"type": "OS::Nova::Server"}}}
+
+    def template(self, stack):
+        return copy.deepcopy(self.TEMPLATE)
+
+    def files(self, stack):
+        return {}
+
+    def get(self, stack):
+        return {"parameters": {"nfv": "{}"}}
+
+    def resources(self, stack):
+        return []
+
+
+class Stop(Exception):
+    pass
+
+
+def failed_change():
+    previous = {"template": RollbackStacks.TEMPLATE, "files": {}, "nfv": {}, "members": []}
+    hook = {"name": "Scripts/old.yml", "tasks": "- ansible.builtin.fail: {}\n"}
+    change = {"previous": previous, "job": dict(job(PRIVATE_STATE), hooks={coordination.OLD_VNF: hook}), "updated": ["VDU2-0"], "coordinated": []}
+    record = instance(dict(copy.deepcopy(PRIVATE_STATE), change=change))
+    record["instantiatedVnfInfo"]["metadata"].update(stack_id="stack-1", stack_name="vnf-i-1")
+    return record
+
+
+@pytest.mark.parametrize("skip, hook", [(False, "Scripts/old.yml"), (True, None)])
+def test_a_rollback_with_skip_coordination_runs_no_old_vnf_hook(monkeypatch, skip, hook):
+    vim = type("Vim", (), {"stacks": RollbackStacks()})()
+    failed = {"id": "o", "operation": "CHANGE_VNFPKG", "operationState": "FAILED_TEMP", "operationParams": {}}
+    operation = vm_change_pkg.plan_resume(vim, None, (failed_change(), [failed], 1), failed, "rollback", None, skip_coordination=skip)
+    given = []
+
+    def roll(vim, stack, base, desired, instance_id, job, hook, *rest, **kwargs):
+        given.append(hook)
+        raise Stop()
+
+    monkeypatch.setattr(vm_change_pkg, "roll", roll)
+    with pytest.raises(Stop):
+        operation.execute({})
+    assert [item and item["name"] for item in given] == [hook]
+    assert ("coordination hook Scripts/old.yml not run (skip_coordination: true)" in operation.plan["lines"]) is skip
+
+
+def test_skip_coordination_is_for_the_rollback_of_a_change_of_package_only():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
+
+    for event, operation in (("retry", "CHANGE_VNFPKG"), ("rollback", "SCALE")):
+        failed = {"id": "o", "operation": operation, "operationState": "FAILED_TEMP", "operationParams": {}}
+        with pytest.raises(ValidationError) as error:
+            resume.plan_resume(None, None, (failed_change(), [failed], 1), failed, event, None, skip_coordination=True)
+        assert error.value.field == "skip_coordination" and "the rollback of a CHANGE_VNFPKG only" in error.value.msg
+
+
+def test_a_failing_hook_says_how_to_roll_back_without_the_hooks(monkeypatch):
+    def fail(hook, vnfc, given, timeout):
+        raise coordination.HookFailed(hook["name"], vnfc, "exit code 1: cannot reach")
+
+    monkeypatch.setattr(coordination, "run_script", fail)
+    vdu_param = {"vdu_id": "VDU1", "new_vnfc_param": {"cp_name": "VDU1_CP1"}}
+    with pytest.raises(coordination.HookFailed) as error:
+        vm_change_pkg.coordinate(Vim(RESOURCES), STACK, "VDU1-0", SCRIPT, vdu_param, "i-1", 60, False)
+    assert "exit code 1: cannot reach; the op occ is FAILED_TEMP: retry it, or roll it back" in error.value.msg
+    assert "add skip_coordination: true to roll back without running the coordination hooks" in error.value.msg
