@@ -28,7 +28,7 @@ def test_a_project_scoped_admin_is_never_refused_beside_a_domain_scoped_caller(o
 
     def call(subject_token, keep_refusals):
         with requests.Session() as session:
-            for _ in range(30):
+            for _attempt in range(30):
                 response = session.get(url + '/endpoints', headers={'X-Auth-Token': subject_token}, timeout=60)
                 if keep_refusals and response.status_code != 200:
                     refused.append(response.status_code)
