@@ -25,6 +25,9 @@ OPERATIONS = ("INSTANTIATE", "SCALE", "SCALE_TO_LEVEL", "CHANGE_FLAVOUR", "TERMI
 CANCEL_MODES = ("GRACEFUL", "FORCEFUL")
 CHANGE_TYPES = ("ADDED", "REMOVED", "MODIFIED", "TEMPORARY")
 LINK_CHANGE_TYPES = CHANGE_TYPES + ("LINK_PORT_ADDED", "LINK_PORT_REMOVED")
+CP_INSTANCE_TYPES = ("VNFC_CP", "EXT_CP")
+LAYER_PROTOCOLS = ("IP_OVER_ETHERNET", "IP_FOR_VIRTUAL_CP")
+OPENSTACK_VIM_TYPE = "OPENSTACK_KEYSTONE"
 
 VNF_INSTANCE_REQUIRED = ("id", "vnfdId", "vnfProvider", "vnfProductName", "vnfSoftwareVersion", "vnfdVersion", "instantiationState", "_links")
 VNF_INSTANCE_ATTRIBUTES = VNF_INSTANCE_REQUIRED + (
@@ -169,6 +172,9 @@ def vnf_instance_problems(document, path="vnf_instance", collection=True):
         check.problem(path + ".instantiatedVnfInfo", "required when INSTANTIATED")
     if check.mapping(document, "instantiatedVnfInfo", path):
         instantiated_info(check, document["instantiatedVnfInfo"], path + ".instantiatedVnfInfo", state)
+        connections = document.get("vimConnectionInfo") if isinstance(document.get("vimConnectionInfo"), dict) else {}
+        if collection and any(OPENSTACK_VIM_TYPE in str((item or {}).get("vimType")) for item in connections.values() if isinstance(item, dict)):
+            check.found += openstack_vnfc_metadata_problems(document, path)
     hrefs = check.links(document, INSTANCE_LINKS, path)
     if isinstance(document.get("_links"), dict) and "self" not in document["_links"]:
         check.problem(path + "._links.self", "required, missing")
@@ -192,21 +198,105 @@ def instantiated_info(check, info, path, state):
             check.required(item, ("aspectId", "scaleLevel"), where)
             if "scaleLevel" in item and not (isinstance(item["scaleLevel"], int) and not isinstance(item["scaleLevel"], bool) and item["scaleLevel"] >= 0):
                 check.problem(where + ".scaleLevel", "must be an integer >= 0")
-    for item, where in check.items(info, "extCpInfo", path):
-        check.required(item, ("id", "cpdId"), where)
+    vnfc_cps = {}
     for item, where in check.items(info, "vnfcResourceInfo", path):
         check.required(item, ("id", "vduId", "computeResource"), where)
         if check.mapping(item, "computeResource", where):
             check.required(item["computeResource"], ("resourceId",), where + ".computeResource")
+        check.mapping(item, "metadata", where)
+        for cp, cp_where in check.items(item, "vnfcCpInfo", where):
+            check.required(cp, ("id", "cpdId"), cp_where)
+            vnfc_cps[cp.get("id")] = (cp, cp_where)
     for item, where in check.items(info, "vnfcInfo", path):
         check.required(item, ("id", "vduId", "vnfcState"), where)
         check.enum(item, "vnfcState", VNF_STATES, where)
+    vnf_link_ports, ext_link_ports = {}, {}
     for item, where in check.items(info, "vnfVirtualLinkResourceInfo", path):
         check.required(item, ("id", "vnfVirtualLinkDescId", "networkResource"), where)
+        vnf_link_ports.update(link_ports(check, item, "vnfLinkPorts", where))
+    for item, where in check.items(info, "extManagedVirtualLinkInfo", path):
+        check.required(item, ("id", "vnfVirtualLinkDescId", "networkResource"), where)
+        vnf_link_ports.update(link_ports(check, item, "vnfLinkPorts", where))
     for item, where in check.items(info, "virtualStorageResourceInfo", path):
         check.required(item, ("id", "virtualStorageDescId", "storageResource"), where)
     for item, where in check.items(info, "extVirtualLinkInfo", path):
         check.required(item, ("id", "resourceHandle"), where)
+        ext_link_ports.update(link_ports(check, item, "extLinkPorts", where))
+    ext_cps = ext_cp_info(check, info, path, vnfc_cps, ext_link_ports, vnf_link_ports)
+    # The links between them, both ways: a VNFC CP is exposed as an external CP or on a link port; a link port names its CP.
+    for cp, where in vnfc_cps.values():
+        for name in ("vnfExtCpId", "vnfLinkPortId"):
+            check.string(cp, name, where)
+        if "vnfExtCpId" in cp and cp["vnfExtCpId"] not in ext_cps:
+            check.problem(where + ".vnfExtCpId", "{0!r} is no extCpInfo id".format(cp["vnfExtCpId"]))
+        if "vnfLinkPortId" in cp and cp["vnfLinkPortId"] not in vnf_link_ports and cp["vnfLinkPortId"] not in ext_link_ports:
+            check.problem(where + ".vnfLinkPortId", "{0!r} is no link port of vnfVirtualLinkResourceInfo, extManagedVirtualLinkInfo or "
+                                                    "extVirtualLinkInfo".format(cp["vnfLinkPortId"]))
+        if "vnfExtCpId" not in cp and "vnfLinkPortId" not in cp:
+            check.problem(where, "connected to nothing: neither vnfExtCpId nor vnfLinkPortId")
+    for port_id, (port, where) in vnf_link_ports.items():
+        if port.get("cpInstanceType") == "VNFC_CP" and port.get("cpInstanceId") not in vnfc_cps:
+            check.problem(where + ".cpInstanceId", "{0!r} is no vnfcCpInfo id".format(port.get("cpInstanceId")))
+        if port.get("cpInstanceType") == "EXT_CP" and port.get("cpInstanceId") not in ext_cps:
+            check.problem(where + ".cpInstanceId", "{0!r} is no extCpInfo id".format(port.get("cpInstanceId")))
+    for port_id, (port, where) in ext_link_ports.items():
+        if "cpInstanceId" in port and port["cpInstanceId"] not in ext_cps:
+            check.problem(where + ".cpInstanceId", "{0!r} is no extCpInfo id".format(port["cpInstanceId"]))
+
+
+def link_ports(check, link, name, path):
+    """Link port id -> (port, path) of a link's ``vnfLinkPorts`` / ``extLinkPorts``, each with an id and a resourceHandle."""
+    found = {}
+    for port, where in check.items(link, name, path):
+        check.required(port, ("id", "resourceHandle"), where)
+        check.enum(port, "cpInstanceType", CP_INSTANCE_TYPES, where)
+        found[port.get("id")] = (port, where)
+    return found
+
+
+def ext_cp_info(check, info, path, vnfc_cps, ext_link_ports, vnf_link_ports):
+    """extCpInfo (SOL003 VnfExtCpInfo, 1..N: absent or not empty), each entry's references resolved; its ids."""
+    if info.get("extCpInfo") == []:
+        check.problem(path + ".extCpInfo", "1..N: absent when there is no external CP, never empty")
+    ids = set()
+    for item, where in check.items(info, "extCpInfo", path):
+        check.required(item, ("id", "cpdId"), where)
+        for name in ("id", "cpdId", "cpConfigId", "extLinkPortId", "associatedVnfcCpId", "associatedVnfVirtualLinkId"):
+            check.string(item, name, where)
+        check.mapping(item, "metadata", where)
+        if item.get("id") in ids:
+            check.problem(where + ".id", "{0!r} is the id of another extCpInfo entry".format(item.get("id")))
+        ids.add(item.get("id"))
+        for protocol, protocol_where in check.items(item, "cpProtocolInfo", where):
+            check.required(protocol, ("layerProtocol",), protocol_where)
+            check.enum(protocol, "layerProtocol", LAYER_PROTOCOLS, protocol_where)
+        if "extLinkPortId" in item and item["extLinkPortId"] not in ext_link_ports:
+            check.problem(where + ".extLinkPortId", "{0!r} is no extLinkPorts id of extVirtualLinkInfo".format(item["extLinkPortId"]))
+        if "associatedVnfcCpId" in item:
+            if item["associatedVnfcCpId"] not in vnfc_cps:
+                check.problem(where + ".associatedVnfcCpId", "{0!r} is no vnfcCpInfo id".format(item["associatedVnfcCpId"]))
+            elif vnfc_cps[item["associatedVnfcCpId"]][0].get("vnfExtCpId") != item.get("id"):
+                check.problem(where + ".associatedVnfcCpId", "its vnfcCpInfo does not name this extCpInfo back (vnfExtCpId)")
+        links = {link.get("id") for link in info.get("vnfVirtualLinkResourceInfo") or [] if isinstance(link, dict)}
+        if "associatedVnfVirtualLinkId" in item and item["associatedVnfVirtualLinkId"] not in links:
+            check.problem(where + ".associatedVnfVirtualLinkId", "{0!r} is no vnfVirtualLinkResourceInfo id".format(item["associatedVnfVirtualLinkId"]))
+    return ids
+
+
+def openstack_vnfc_metadata_problems(document, path="vnf_instance"):
+    """On OpenStack: each vnfcResourceInfo's metadata has what Tacker v2 gives (creation_time, stack_id, flavor; vdu_idx but for
+    a scaling group member, which has parent_stack_id and parent_resource_name instead)."""
+    found = []
+    for index, item in enumerate(((document or {}).get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []):
+        metadata = item.get("metadata") or {}
+        where = "{0}.instantiatedVnfInfo.vnfcResourceInfo[{1}].metadata".format(path, index)
+        grouped = ("parent_stack_id", "parent_resource_name") if "parent_stack_id" in metadata else ("vdu_idx",)
+        found += ["{0}.{1}: required, missing".format(where, name) for name in ("creation_time", "stack_id", "flavor") + grouped if name not in metadata]
+        if metadata.get("creation_time") is not None and not DATE_TIME.match(str(metadata["creation_time"])):
+            found.append("{0}.creation_time: {1!r} is not an RFC 3339 date-time".format(where, metadata["creation_time"]))
+        if not any(key.startswith("image-") for key in metadata):
+            found.append("{0}: no image-<VDU> entry".format(where))
+    return found
 
 
 def vnf_lcm_op_occ_problems(document, path="vnf_lcm_op_occ", collection=True):

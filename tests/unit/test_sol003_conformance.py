@@ -132,3 +132,57 @@ def test_an_op_occ_links_to_its_instance_self():
     assert found == ["vnf_lcm_op_occ._links.vnfInstance: 'https://elsewhere/x' is not its instance's self link {0!r}".format(SELF)]
     with pytest.raises(AssertionError, match="not SOL003 conformant"):
         assert_conforms({"vnf_instance": INSTANCE, "vnf_lcm_op_occ": elsewhere})
+
+
+# An OpenStack instance: VNFC CPs on an external CP and on an internal VL's link port, linked both ways, with Tacker v2's metadata.
+HEAT_INSTANCE = changed(changed(INSTANCE, "vimConnectionInfo", {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3"}}), "instantiatedVnfInfo", {
+    "flavourId": "simple", "vnfState": "STARTED",
+    "vnfcResourceInfo": [{"id": "srv-1", "vduId": "VDU1", "computeResource": {"resourceId": "srv-1"},
+                          "vnfcCpInfo": [{"id": "CP1-p1", "cpdId": "CP1", "vnfExtCpId": "cp-p1"}, {"id": "CP2-p2", "cpdId": "CP2", "vnfLinkPortId": "p2"}],
+                          "metadata": {"creation_time": "2026-11-27T03:00:00Z", "stack_id": "s-1", "vdu_idx": 0, "flavor": "m1.tiny",
+                                       "image-VDU1-0": "img"}}],
+    "extCpInfo": [{"id": "cp-p1", "cpdId": "CP1", "extLinkPortId": "p1", "associatedVnfcCpId": "CP1-p1",
+                   "cpProtocolInfo": [{"layerProtocol": "IP_OVER_ETHERNET"}]}],
+    "extVirtualLinkInfo": [{"id": "ext", "resourceHandle": {"resourceId": "net0"},
+                            "extLinkPorts": [{"id": "p1", "resourceHandle": {"resourceId": "p1"}, "cpInstanceId": "cp-p1"}]}],
+    "vnfVirtualLinkResourceInfo": [{"id": "net-1", "vnfVirtualLinkDescId": "VL1", "networkResource": {"resourceId": "net-1"},
+                                    "vnfLinkPorts": [{"id": "p2", "resourceHandle": {"resourceId": "p2"}, "cpInstanceId": "CP2-p2",
+                                                      "cpInstanceType": "VNFC_CP"}]}],
+})
+VNFC_CP = "vnf_instance.instantiatedVnfInfo.vnfcResourceInfo[0].vnfcCpInfo"
+EXT_CP = "vnf_instance.instantiatedVnfInfo.extCpInfo[0]"
+METADATA = "vnf_instance.instantiatedVnfInfo.vnfcResourceInfo[0].metadata"
+
+
+def test_an_openstack_instance_with_linked_cps_conforms():
+    assert vnf_instance_problems(HEAT_INSTANCE) == []
+
+
+@pytest.mark.parametrize("path, value, expected", [
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.vnfcCpInfo.0.vnfExtCpId", "cp-x", VNFC_CP + "[0].vnfExtCpId: 'cp-x' is no extCpInfo id"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.vnfcCpInfo.1.vnfLinkPortId", "p9", VNFC_CP + "[1].vnfLinkPortId: 'p9' is no link port"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.vnfcCpInfo.1.vnfLinkPortId", ..., VNFC_CP + "[1]: connected to nothing"),
+    ("instantiatedVnfInfo.extCpInfo", [], "instantiatedVnfInfo.extCpInfo: 1..N: absent when there is no external CP, never empty"),
+    ("instantiatedVnfInfo.extCpInfo.0.cpdId", ..., EXT_CP + ".cpdId: required, missing"),
+    ("instantiatedVnfInfo.extCpInfo.0.extLinkPortId", "p9", EXT_CP + ".extLinkPortId: 'p9' is no extLinkPorts id"),
+    ("instantiatedVnfInfo.extCpInfo.0.associatedVnfcCpId", "CP9", EXT_CP + ".associatedVnfcCpId: 'CP9' is no vnfcCpInfo id"),
+    ("instantiatedVnfInfo.extCpInfo.0.associatedVnfcCpId", "CP2-p2", EXT_CP + ".associatedVnfcCpId: its vnfcCpInfo does not name this extCpInfo"),
+    ("instantiatedVnfInfo.extCpInfo.0.associatedVnfVirtualLinkId", "VL9", EXT_CP + ".associatedVnfVirtualLinkId: 'VL9' is no vnfVirtualLinkResourceInfo"),
+    ("instantiatedVnfInfo.extCpInfo.0.cpProtocolInfo.0.layerProtocol", "MPLS", EXT_CP + ".cpProtocolInfo[0].layerProtocol: 'MPLS' is not one of"),
+    ("instantiatedVnfInfo.extVirtualLinkInfo.0.extLinkPorts.0.cpInstanceId", "CP1-p1", "extLinkPorts[0].cpInstanceId: 'CP1-p1' is no extCpInfo id"),
+    ("instantiatedVnfInfo.vnfVirtualLinkResourceInfo.0.vnfLinkPorts.0.cpInstanceId", "x", "vnfLinkPorts[0].cpInstanceId: 'x' is no vnfcCpInfo id"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.metadata.stack_id", ..., METADATA + ".stack_id: required, missing"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.metadata.vdu_idx", ..., METADATA + ".vdu_idx: required, missing"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.metadata.image-VDU1-0", ..., METADATA + ": no image-<VDU> entry"),
+    ("instantiatedVnfInfo.vnfcResourceInfo.0.metadata.creation_time", "yesterday", METADATA + ".creation_time: 'yesterday' is not an RFC 3339"),
+])
+def test_cp_links_and_openstack_metadata_problems_name_the_attribute(path, value, expected):
+    found = vnf_instance_problems(changed(HEAT_INSTANCE, path, value))
+    assert any(expected in problem for problem in found), found
+
+
+def test_a_scaling_group_member_has_its_parent_instead_of_vdu_idx_and_kubernetes_needs_no_openstack_metadata():
+    member = changed(changed(HEAT_INSTANCE, "instantiatedVnfInfo.vnfcResourceInfo.0.metadata.vdu_idx", ...),
+                     "instantiatedVnfInfo.vnfcResourceInfo.0.metadata.parent_stack_id", "g-1")
+    assert vnf_instance_problems(member) == [METADATA + ".parent_resource_name: required, missing"]
+    assert vnf_instance_problems(INSTANCE) == []

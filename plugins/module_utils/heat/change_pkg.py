@@ -454,9 +454,9 @@ def _port_ids(ports):
 def _affected_ports(old_links, new_links):
     old = {port["id"]: port for link in old_links for port in link.get("extLinkPorts") or []}
     new = {port["id"]: port for link in new_links for port in link.get("extLinkPorts") or []}
-    changes = [{"id": i, "changeType": "ADDED", "extCpInstanceId": new[i]["cpInstanceId"], "resourceHandle": new[i]["resourceHandle"]}
+    changes = [{"id": i, "changeType": "ADDED", "extCpInstanceId": new[i].get("cpInstanceId"), "resourceHandle": new[i]["resourceHandle"]}
                for i in sorted(new) if i not in old]
-    changes += [{"id": i, "changeType": "REMOVED", "extCpInstanceId": old[i]["cpInstanceId"], "resourceHandle": old[i]["resourceHandle"]}
+    changes += [{"id": i, "changeType": "REMOVED", "extCpInstanceId": old[i].get("cpInstanceId"), "resourceHandle": old[i]["resourceHandle"]}
                 for i in sorted(old) if i not in new]
     return changes
 

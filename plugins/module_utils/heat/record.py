@@ -11,6 +11,8 @@ vnfcResourceInfo id = server id, vnfcInfo id = ``<VDU>-<server id>``, so a heale
 
 from __future__ import annotations
 
+import copy
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import SCALING_GROUP_TYPE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
     NET_TYPE,
@@ -21,6 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
     is_template_file,
     split_vnfc_name,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import cp_protocol_info, ext_cp_id
 
 
 def vnfc_parts(resources):
@@ -77,12 +80,39 @@ def _group_metadata(vnfc_name, vnfc):
     return {"scalingGroup": vnfc["group"], "parent_stack_id": owner_stack(vnfc["resource"])["id"], "parent_resource_name": vnfc_name}
 
 
+def _vnfc_metadata(vnfc_name, vnfc, server, nfv):
+    """vnfcResourceInfo metadata as Tacker v2 gives it on OpenStack (``creation_time``, ``stack_id``: the stack holding the
+    server; ``vdu_idx`` but for a scaling group member; ``flavor`` and ``image-<name>`` from the nfv parameter), beside
+    this collection's ``stackResource`` and ``index``."""
+    metadata = {"stackResource": vnfc_name, "index": vnfc["index"], "creation_time": server.get("creation_time")}
+    if any(link.get("rel") == "stack" for link in server.get("links") or []):
+        metadata["stack_id"] = owner_stack(server)["id"]
+    metadata.update(_group_metadata(vnfc_name, vnfc))
+    # The nfv parameter's keys: <VDU>-<idx> per VNFC, the bare VDU for a group member or a VNFC named without index.
+    vdu_idx = None if vnfc["group"] else split_vnfc_name(vnfc_name)[1]
+    if not vnfc["group"]:
+        metadata["vdu_idx"] = vdu_idx
+    params = (nfv or {}).get("VDU") or {}
+    key = vnfc["vdu"] if vdu_idx is None else "{0}-{1}".format(vnfc["vdu"], vdu_idx)
+    metadata["flavor"] = (params.get(key) or {}).get("computeFlavourId")
+    for name in [vnfc["vdu"]] + sorted(vnfc["volumes"]):
+        key = name if vdu_idx is None else "{0}-{1}".format(name, vdu_idx)
+        image = (params.get(key) or {}).get("vcImageId")
+        if image:
+            metadata["image-" + key] = image
+    return metadata
+
+
 def _vnfc(resource, vdu, index, group):
     return {"vdu": vdu, "index": index, "group": group, "resource": resource, "servers": {}, "ports": {}, "volumes": {}}
 
 
 def build_instantiated_info(resources, flavour, request, nfv, vim_id=None, previous=None):
-    """The parts of instantiatedVnfInfo that come from the stack: VNFCs, storage, links and ports."""
+    """The parts of instantiatedVnfInfo that come from the stack: VNFCs, storage, links, ports and external CPs.
+
+    As Tacker v2 links them: a VNFC CP on an internal (or NFVO-managed) VL names its port in ``vnfLinkPortId``; one on an
+    external VL names its extCpInfo (``cp-<port id>``) in ``vnfExtCpId``, and that entry names the VNFC CP back.
+    """
     cps = flavour.get("cps") or {}
     vnfcs = vnfc_parts(resources)
     resource_info, storage, ports_by_cp = [], [], {}
@@ -101,25 +131,29 @@ def build_instantiated_info(resources, flavour, request, nfv, vim_id=None, previ
         for cp_id, port in sorted(vnfc["ports"].items()):
             entry = {"id": "{0}-{1}".format(cp_id, port["physical_resource_id"]), "cpdId": cp_id}
             cp_info.append(entry)
-            ports_by_cp.setdefault(cp_id, []).append((entry["id"], port))
+            ports_by_cp.setdefault(cp_id, []).append((entry, port))
         resource_info.append({
             "id": server["physical_resource_id"],
             "vduId": vnfc["vdu"],
             "computeResource": handle(server, vim_id),
             "storageResourceIds": volume_ids,
             "vnfcCpInfo": cp_info,
-            "metadata": dict({"stackResource": vnfc_name, "index": vnfc["index"], "creation_time": server.get("creation_time")},
-                             **_group_metadata(vnfc_name, vnfc)),
+            "metadata": _vnfc_metadata(vnfc_name, vnfc, server, nfv),
         })
-    return {
+    ext_links, ext_cps = external_links(request, cps, ports_by_cp, vim_id)
+    info = {
         "vnfcResourceInfo": resource_info,
         "vnfcInfo": [{"id": "{0}-{1}".format(item["vduId"], item["id"]), "vduId": item["vduId"], "vnfcResourceInfoId": item["id"],
                       "vnfcState": "STARTED"} for item in resource_info],
         "virtualStorageResourceInfo": storage,
         "vnfVirtualLinkResourceInfo": internal_links(resources, cps, nfv, ports_by_cp, vim_id),
-        "extVirtualLinkInfo": external_links(request, ports_by_cp, vim_id),
+        "extVirtualLinkInfo": ext_links,
         "extManagedVirtualLinkInfo": managed_links(request, cps, ports_by_cp, vim_id),
     }
+    # SOL003 gives extCpInfo 1..N: absent when the VNF has no external CP (as Tacker v2 leaves it).
+    if ext_cps:
+        info["extCpInfo"] = ext_cps
+    return info
 
 
 def handle(resource, vim_id=None):
@@ -131,10 +165,12 @@ def handle(resource, vim_id=None):
 
 
 def link_ports(cp_ids, ports_by_cp, vim_id):
+    """VnfLinkPortInfo of the VNFC CPs ``cp_ids`` on an internal or NFVO-managed VL; each VNFC CP names its port back."""
     found = []
     for cp_id in sorted(cp_ids):
-        for cp_instance_id, port in ports_by_cp.get(cp_id, []):
-            found.append({"id": port["physical_resource_id"], "resourceHandle": handle(port, vim_id), "cpInstanceId": cp_instance_id,
+        for cp_entry, port in ports_by_cp.get(cp_id, []):
+            cp_entry["vnfLinkPortId"] = port["physical_resource_id"]
+            found.append({"id": port["physical_resource_id"], "resourceHandle": handle(port, vim_id), "cpInstanceId": cp_entry["id"],
                           "cpInstanceType": "VNFC_CP"})
     return found
 
@@ -157,14 +193,58 @@ def internal_links(resources, cps, nfv, ports_by_cp, vim_id):
     return links
 
 
-def external_links(request, ports_by_cp, vim_id):
-    links = []
+def external_links(request, cps, ports_by_cp, vim_id):
+    """``(extVirtualLinkInfo, extCpInfo)`` from the request's extVirtualLinks and the stack's ports, as Tacker v2 makes them.
+
+    A stack port of an external CP is an extLinkPort (its id the port's) of the link whose extCps name the CP, with an
+    extCpInfo ``cp-<port id>`` holding the cpConfig that has cpProtocolData (id and protocol) and the VNFC CP. A port the
+    request gives (extLinkPorts) keeps the request's id; its extCpInfo names the CP whose cpConfig uses it (linkPortId),
+    and no VNFC CP: the server takes the port as a parameter, there is no port resource to link (as in Tacker v2).
+    """
+    links, ext_cps, placed = [], [], set()
     for link in request.get("extVirtualLinks") or []:
-        cp_ids = [ext_cp.get("cpdId") for ext_cp in link.get("extCps") or []]
-        entry = {"id": link.get("id"), "resourceHandle": {"resourceId": link.get("resourceId"), "vimLevelResourceType": NET_TYPE},
-                 "extLinkPorts": link_ports(cp_ids, ports_by_cp, vim_id)}
-        links.append(entry)
-    return links
+        by_cpd = {ext_cp.get("cpdId"): ext_cp for ext_cp in link.get("extCps") or []}
+        ports = []
+        for cp_id in sorted(by_cpd):
+            configs = sorted((by_cpd[cp_id].get("cpConfig") or {}).items())
+            protocol = next(((key, config) for key, config in configs if (config or {}).get("cpProtocolData")), None)
+            for cp_entry, port in ports_by_cp.get(cp_id, []):
+                port_id = port["physical_resource_id"]
+                ext_cp = _ext_cp(cp_id, port_id, cp_entry)
+                if protocol is not None:
+                    ext_cp["cpConfigId"] = protocol[0]
+                    ext_cp["cpProtocolInfo"] = [cp_protocol_info(data) for data in protocol[1]["cpProtocolData"]]
+                ext_cps.append(ext_cp)
+                ports.append({"id": port_id, "resourceHandle": handle(port, vim_id), "cpInstanceId": ext_cp["id"]})
+                placed.add(port_id)
+        for given in link.get("extLinkPorts") or []:
+            port = {"id": given.get("id"), "resourceHandle": copy.deepcopy(given.get("resourceHandle"))}
+            user = next(((cp_id, key) for cp_id, ext_cp in sorted(by_cpd.items()) for key, config in sorted((ext_cp.get("cpConfig") or {}).items())
+                         if (config or {}).get("linkPortId") == given.get("id")), None)
+            if user is not None:
+                ext_cp = dict(_ext_cp(user[0], given.get("id"), None), cpConfigId=user[1])
+                ext_cps.append(ext_cp)
+                port["cpInstanceId"] = ext_cp["id"]
+            ports.append(port)
+        links.append({"id": link.get("id"), "resourceHandle": {"resourceId": link.get("resourceId"), "vimLevelResourceType": NET_TYPE},
+                      "extLinkPorts": ports})
+    # An external CP (no VL in the VNFD) that no extVirtualLink names (its network set in the base HOT): Tacker v2 still
+    # gives it an extCpInfo; it has no link port to name.
+    for cp_id, found in sorted(ports_by_cp.items()):
+        if cp_id in cps and not cps[cp_id].get("virtual_link"):
+            ext_cps += [_ext_cp(cp_id, None, cp_entry, port["physical_resource_id"]) for cp_entry, port in found if port["physical_resource_id"] not in placed]
+    return links, ext_cps
+
+
+def _ext_cp(cp_id, link_port_id, cp_entry, port_id=None):
+    """A VnfExtCpInfo (``cp-<port id>``) on link port ``link_port_id``, of VNFC CP ``cp_entry`` (which names it back)."""
+    ext_cp = {"id": ext_cp_id(link_port_id or port_id), "cpdId": cp_id}
+    if link_port_id is not None:
+        ext_cp["extLinkPortId"] = link_port_id
+    if cp_entry is not None:
+        ext_cp["associatedVnfcCpId"] = cp_entry["id"]
+        cp_entry["vnfExtCpId"] = ext_cp["id"]
+    return ext_cp
 
 
 def managed_links(request, cps, ports_by_cp, vim_id):

@@ -68,6 +68,39 @@ def require_instantiation_state(instance, expected, operation):
         raise ConflictError(operation, "VNF instance {0}".format(instance.get("id")), "it is {0}, must be {1}".format(actual, expected))
 
 
+# Tacker v2 names an external CP's extCpInfo after its link port: ``cp-<link port id>``.
+EXT_CP_ID_PREFIX = "cp-"
+
+
+def ext_cp_id(link_port_id):
+    """The extCpInfo id of the external CP on link port ``link_port_id``."""
+    return EXT_CP_ID_PREFIX + link_port_id
+
+
+def cp_protocol_info(protocol_data):
+    """SOL003 CpProtocolInfo (5.5.3.9b) of a request's CpProtocolData (4.4.1.10b), as Tacker v2 reports it:
+    fixed addresses as ``addresses``, a number of dynamic ones as ``isDynamic``."""
+    info = {"layerProtocol": protocol_data.get("layerProtocol")}
+    data = protocol_data.get("ipOverEthernet")
+    if data is None:
+        return info
+    ip_info = {key: data[key] for key in ("macAddress", "segmentationId") if key in data}
+    if "ipAddresses" in data:
+        ip_info["ipAddresses"] = [_ip_address_info(address) for address in data["ipAddresses"] or []]
+    info["ipOverEthernet"] = ip_info
+    return info
+
+
+def _ip_address_info(address):
+    info = {"type": address.get("type")}
+    if "fixedAddresses" in address:
+        info["addresses"] = copy.deepcopy(address["fixedAddresses"])
+    if "numDynamicAddresses" in address:
+        info["isDynamic"] = True
+    info.update((key, copy.deepcopy(address[key])) for key in ("addressRange", "subnetId") if key in address)
+    return info
+
+
 def current_scale_levels(instance):
     """aspectId -> scaleLevel from instantiatedVnfInfo.scaleStatus (empty when not instantiated)."""
     info = instance.get("instantiatedVnfInfo") or {}

@@ -49,6 +49,10 @@ def test_every_document_of_a_cnf_lifecycle_conforms_to_sol003_with_links(ansible
     assert sorted(links) == ["heal", "scale", "scaleToLevel", "self", "terminate"]
     # The self link is where the record is.
     assert kube.call("GET", urlsplit(record).path)["metadata"]["labels"]
+    # As Tacker v2 on Kubernetes: pods have no CP and the VNF no external CP; the VNFC metadata is the collection's own.
+    info = done["vnf_instance"]["instantiatedVnfInfo"]
+    assert "extCpInfo" not in info and not any(item.get("vnfcCpInfo") for item in info["vnfcResourceInfo"])
+    assert {tuple(sorted(item["metadata"])) for item in info["vnfcResourceInfo"]} == {("namespace", "podUid", "workloadKind", "workloadName")}
     where = dict(auth, vnf_instance_id=instance_id, namespace=ns)
     task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="cnf", request=request))
 

@@ -37,6 +37,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     stack_updates,
     vnfd_id,
 )
+from ansible_collections.nfv.vnflcm.tests.integration.sol003_conformance import assert_conforms
 
 pytestmark = pytest.mark.tier2
 
@@ -153,6 +154,10 @@ def test_change_moves_cp_resizes_vdu2_and_swaps_internal_vls(lab, admin_conn, an
     vdu1, vdu2 = (admin_conn.compute.get_server(servers(after)[vdu]) for vdu in ("VDU1", "VDU2"))
     assert (vdu2.flavor["original_name"], vdu2.status) == ("m1.small", "ACTIVE")
     assert (vdu1.flavor["original_name"], vdu1.status) == ("m1.tiny", "ACTIVE")
+    # The VNFC metadata follows: VDU2's new flavour, VDU1's new image.
+    metadata = {item["vduId"]: item["metadata"] for item in after["vnfcResourceInfo"]}
+    assert metadata["VDU2"]["flavor"] == "m1.small" and admin_conn.image.find_image(metadata["VDU1"]["image-VDU1-0"]).id == vdu1.image["id"]
+    assert_conforms(result)
     vdu1_nets = ports_by_network(admin_conn, vdu1.id)
     assert "net1" in vdu1_nets and vdu1_nets.count("net0") == 1  # VDU1_CP1 on net1, VDU1_CP4 on net0
     assert ports_by_network(admin_conn, vdu2.id).count("net0") == 2  # VDU2_CP1 and VDU2_CP4
@@ -161,7 +166,9 @@ def test_change_moves_cp_resizes_vdu2_and_swaps_internal_vls(lab, admin_conn, an
     assert {"VDU1_CP1", "VDU1_CP4"} <= cps["VDU1"] and "VDU2_CP4" in cps["VDU2"]
     # VDU1_CP1's port: on net1, attached to the VDU1 server, and in the record's ext-net1.
     links = {link["id"]: link for link in after["extVirtualLinkInfo"]}
-    cp1 = [port for port in links["ext-net1"]["extLinkPorts"] if port["cpInstanceId"].startswith("VDU1_CP1-")][0]
+    # An extLinkPort names its external CP (extCpInfo), which names the CP of the VNFD.
+    cpd_of = {item["id"]: item["cpdId"] for item in after["extCpInfo"]}
+    cp1 = [port for port in links["ext-net1"]["extLinkPorts"] if cpd_of[port["cpInstanceId"]] == "VDU1_CP1"][0]
     port = admin_conn.network.get_port(cp1["id"])
     assert (admin_conn.network.get_network(port.network_id).name, port.device_id) == ("net1", vdu1.id)
     assert links["ext-net1"]["resourceHandle"]["resourceId"] == "net1"
@@ -169,13 +176,13 @@ def test_change_moves_cp_resizes_vdu2_and_swaps_internal_vls(lab, admin_conn, an
     assert instance["vnfdId"] == request["vnfdId"] and instance["vnfdId"] != Main.before["vnf_instance"]["vnfdId"]
     occ = result["vnf_lcm_op_occ"]
     changed = {link["id"]: link for link in occ["changedExtConnectivity"]}
-    assert any(port["cpInstanceId"].startswith("VDU1_CP1-") for port in changed["ext-net1"]["extLinkPorts"])
+    assert any(cpd_of[port["cpInstanceId"]] == "VDU1_CP1" for port in changed["ext-net1"]["extLinkPorts"])
     assert occ["modificationsTriggeredByVnfPkgChange"]["vnfdId"] == request["vnfdId"]
     affected = {item["vduId"]: item["changeType"] for item in occ["resourceChanges"]["affectedVnfcs"]}
     assert affected == {"VDU1": "MODIFIED", "VDU2": "MODIFIED"}
     vls = {item["vnfVirtualLinkDescId"]: item["changeType"] for item in occ["resourceChanges"]["affectedVirtualLinks"]}
     assert vls["internalVL3"] == "ADDED" and vls["internalVL2"] == "REMOVED"
-    assert any(item["changeType"] == "ADDED" and item["extCpInstanceId"].startswith("VDU1_CP1-") for item in occ["resourceChanges"]["affectedExtLinkPorts"])
+    assert any(item["changeType"] == "ADDED" and cpd_of[item["extCpInstanceId"]] == "VDU1_CP1" for item in occ["resourceChanges"]["affectedExtLinkPorts"])
     # The record is kept in the stack: vnf_info reads the same back.
     listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": Main.name})["vnf_instances"][0]
     assert listed["vnfdId"] == request["vnfdId"] and listed["instantiatedVnfInfo"]["extVirtualLinkInfo"] == after["extVirtualLinkInfo"]

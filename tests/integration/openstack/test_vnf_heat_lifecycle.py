@@ -81,6 +81,21 @@ def test_instantiate_level_1(lab, admin_conn, ansible_task, package):
     assert by_vdu["VDU2"]["storageResourceIds"] and info["virtualStorageResourceInfo"]
     ext_ports = {port["id"] for port in info["extVirtualLinkInfo"][0]["extLinkPorts"]}
     assert vdu2_net0.id in ext_ports and len(ext_ports) == 2
+    # As Tacker v2 links them: VDU2's net0 port is external CP cp-<port id>, with the request's cpConfig, and its VNFC CP
+    # names it back; the CPs on internal VLs name their vnfLinkPorts.
+    ext_cps = {item["id"]: item for item in info["extCpInfo"]}
+    vdu2_cp1 = [cp for cp in by_vdu["VDU2"]["vnfcCpInfo"] if cp["cpdId"] == "VDU2_CP1"][0]
+    ext_cp = ext_cps["cp-" + vdu2_net0.id]
+    assert (vdu2_cp1["vnfExtCpId"], ext_cp["extLinkPortId"], ext_cp["associatedVnfcCpId"], ext_cp["cpConfigId"]) == (
+        ext_cp["id"], vdu2_net0.id, vdu2_cp1["id"], "VDU2_CP1_1")
+    assert ext_cp["cpProtocolInfo"][0]["ipOverEthernet"]["ipAddresses"][0]["subnetId"] == "net0-subnet" and len(ext_cps) == 2
+    link_ports = {port["id"] for link in info["vnfVirtualLinkResourceInfo"] for port in link["vnfLinkPorts"]}
+    assert sorted(cp["vnfLinkPortId"] in link_ports for item in info["vnfcResourceInfo"] for cp in item["vnfcCpInfo"]
+                  if "vnfExtCpId" not in cp) == [True] * 4
+    # Tacker v2's VNFC metadata: the nested stack holding the server, the index, the flavour and image from nfv.
+    metadata = by_vdu["VDU1"]["metadata"]
+    assert (metadata["vdu_idx"], metadata["flavor"], metadata["stackResource"]) == (0, "m1.tiny", "VDU1-0")
+    assert metadata["stack_id"] != info["metadata"]["stack_id"] and admin_conn.image.find_image(metadata["image-VDU1-0"]).id == vdu1.image["id"]
     assert sorted(link["vnfVirtualLinkDescId"] for link in info["vnfVirtualLinkResourceInfo"]) == ["internalVL1", "internalVL2"]
     assert info["scaleStatus"] == [{"aspectId": "VDU1_scale", "scaleLevel": 0}]
     # The record is kept with the stack: vnf_info reads it back from Heat.

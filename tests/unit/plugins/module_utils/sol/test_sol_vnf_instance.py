@@ -123,3 +123,13 @@ def test_apply_modification_with_mismatched_vnfd(instance, new_vnfd):
     with pytest.raises(ValidationError) as raised:
         vi.apply_vnf_info_modification(instance, {"vnfdId": "other"}, new_vnfd)
     assert raised.value.field == "vnfdId"
+
+
+def test_cp_protocol_info_reports_what_the_cp_protocol_data_asked():
+    data = {"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {
+        "macAddress": "fa:16:3e:00:00:01", "segmentationId": "100",
+        "ipAddresses": [{"type": "IPV6", "addressRange": {"minAddress": "fd00::1", "maxAddress": "fd00::9"}, "numDynamicAddresses": 2}]}}
+    assert vi.cp_protocol_info(data) == {"layerProtocol": "IP_OVER_ETHERNET", "ipOverEthernet": {
+        "macAddress": "fa:16:3e:00:00:01", "segmentationId": "100",
+        "ipAddresses": [{"type": "IPV6", "isDynamic": True, "addressRange": {"minAddress": "fd00::1", "maxAddress": "fd00::9"}}]}}
+    assert vi.ext_cp_id("port-1") == "cp-port-1"
