@@ -155,7 +155,8 @@ def new_vnfd_of(instance, request, package):
     if "vnfdId" not in request or request["vnfdId"] == instance.get("vnfdId"):
         return None
     if package is None:
-        raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package)".format(request["vnfdId"]))
+        raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package); a package that "
+                              "changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg".format(request["vnfdId"]))
     return package.to_dict()["vnfd"]
 
 

@@ -99,7 +99,7 @@ def test_a_new_vnfd_needs_its_package_before_any_write(recorded):
     stacks, _store, _found = recorded
     with pytest.raises(ValidationError, match="give its package") as error:
         run(recorded, {"vnfdId": "vnfd-2"})
-    assert error.value.field == "vnfdId" and stacks.writes == []
+    assert error.value.field == "vnfdId" and stacks.writes == [] and "vnf_change_pkg" in str(error.value)
     # The instance's own vnfdId is no change.
     assert run(recorded, {"vnfdId": "vnfd-1"})["changed"] is False
 
