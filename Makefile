@@ -165,14 +165,17 @@ lab-status: venv  ## show what runs
 # a tier-2 lab. The tier-1 run starts its lab unless one is up. The tier-2 files run side by side
 # (pytest-xdist, groups of files of about equal length, XDIST_GROUPS in tests/integration/openstack/conftest.py:
 # they wait on Heat and Nova most of the time) against one tier-2 lab,
-# started here unless one is up and stopped at the end only if started here. The Kubernetes run's
-# output is shown when both are done.
+# started here unless one is up and stopped at the end only if started here. The Kubernetes files run on
+# K8S_WORKERS pytest-xdist workers, a file to a worker: with no lab up each worker starts a private lab of
+# its own (tests/integration/k8s/conftest.py), so a fault test that stops its API server touches no other
+# worker's tests. The Kubernetes run's output is shown when both are done.
 PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs --durations=12
 TIER2_WORKERS ?= 4
+K8S_WORKERS ?= 2
 K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(shell echo $(CURDIR) | sha256sum | cut -c1-12).log
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \
-	$(PYTEST) tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
+	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
 	$(PYTEST) -m "not tier2" tests/integration/openstack; tier1=$$?; \
 	tier2=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
