@@ -28,7 +28,8 @@ description:
     run per pod), deletes what it created and creates again what it deleted; the record never changed. C(fail)
     leaves the objects as they are; the record then lists the new ones too, so a terminate deletes them."
   - "OpenStack (the instance's Heat stack, chosen by O(cloud) or O(auth)): C(retry) plans the
-    operation again from the request the op occ recorded (no package needed); C(rollback) of
+    operation again from the request the op occ recorded (no package needed, but for a MODIFY_INFO that changed
+    C(vnfdId): O(package)); C(rollback) of
     INSTANTIATE deletes the stack, of SCALE and SCALE_TO_LEVEL restores the previous VNFC count."
   - "OpenStack, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the record keeps the stack from before the
     change and the change itself, so neither needs the package. C(retry) goes on VNFC by VNFC from the stack
@@ -83,6 +84,8 @@ options:
       - The VNF package the operation used; on Kubernetes, needed to retry INSTANTIATE, to retry a
         MODIFY_INFO that changed C(vnfdId) (a rollback of INSTANTIATE uses the objects its record lists), and to
         retry a CHANGE_VNFPKG that stopped before its first write.
+      - On OpenStack, needed only to retry a MODIFY_INFO that changed C(vnfdId) (the new VNFD's package, checked
+        again against what is deployed, as M(nfv.vnflcm.vnf_modify) checks it); the other operations ignore it.
     type: path
   delete_removed:
     description:

@@ -220,8 +220,13 @@ def instantiated_info(check, info, path, state):
     for item, where in check.items(info, "virtualStorageResourceInfo", path):
         check.required(item, ("id", "virtualStorageDescId", "storageResource"), where)
     for item, where in check.items(info, "extVirtualLinkInfo", path):
-        check.required(item, ("id", "resourceHandle"), where)
+        check.required(item, ("id", "resourceHandle", "currentVnfExtCpData"), where)
         ext_link_ports.update(link_ports(check, item, "extLinkPorts", where))
+        # VnfExtCpData, 1..N: the external CPs of the link as the last request gave them.
+        if "currentVnfExtCpData" in item and not check.items(item, "currentVnfExtCpData", where):
+            check.problem(where + ".currentVnfExtCpData", "must list at least one VnfExtCpData")
+        for cp_data, cp_where in check.items(item, "currentVnfExtCpData", where):
+            check.required(cp_data, ("cpdId",), cp_where)
     ext_cps = ext_cp_info(check, info, path, vnfc_cps, ext_link_ports, vnf_link_ports)
     # The links between them, both ways: a VNFC CP is exposed as an external CP or on a link port; a link port names its CP.
     for cp, where in vnfc_cps.values():

@@ -226,8 +226,9 @@ def external_links(request, cps, ports_by_cp, vim_id):
                 ext_cps.append(ext_cp)
                 port["cpInstanceId"] = ext_cp["id"]
             ports.append(port)
+        # currentVnfExtCpData: the link's extCps as the request gives them (SOL003 1..N; Tacker v2 the same).
         links.append({"id": link.get("id"), "resourceHandle": {"resourceId": link.get("resourceId"), "vimLevelResourceType": NET_TYPE},
-                      "extLinkPorts": ports})
+                      "currentVnfExtCpData": copy.deepcopy(link.get("extCps") or []), "extLinkPorts": ports})
     # An external CP (no VL in the VNFD) that no extVirtualLink names (its network set in the base HOT): Tacker v2 still
     # gives it an extCpInfo; it has no link port to name.
     for cp_id, found in sorted(ports_by_cp.items()):

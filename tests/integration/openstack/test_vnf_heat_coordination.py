@@ -8,7 +8,8 @@ Two copies of Tacker's userdata_standard, each under a vnfdId of its own: the ol
 instance of the old package, in order: the change is refused without ``current_package`` and with a package that is
 not the instance's (nothing written); with it, a new-VNF script that fails leaves the change FAILED_TEMP and the
 rollback, in a later call given no package, runs the old package's script; a rollback whose old-VNF script fails too
-is done with ``skip_coordination``; then the change completes.
+is done with ``skip_coordination``; a change killed while its new-VNF script runs is rolled back with the old package's
+script; then the change completes.
 
 Then Tacker's AutoScalingGroup form (basic_lcms_min): the plain server VDU2's script is given the address of VDU2_CP1,
 a port of the top stack, and a cp_name VDU2 has not is refused before any write.
@@ -22,6 +23,7 @@ import uuid
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     OLD,
@@ -30,6 +32,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     heat_writes,
     info_of,
     instantiate,
+    kill_when,
     op_occ,
     record_of,
     repackaged,
@@ -49,10 +52,14 @@ class Pair:
     stack_before = None
 
 
-def script(log, fault=None):
-    """A coordination script that logs its input and its own name; it fails while ``fault`` exists."""
-    text = ("import json\nimport os\nimport pickle\nimport sys\n\ngiven = pickle.load(sys.stdin.buffer)\n"
+def script(log, fault=None, hold=None):
+    """A coordination script that logs its input and its own name; it fails while ``fault`` exists, and holds while
+    ``hold`` exists (after creating ``<hold>.reached``)."""
+    text = ("import json\nimport os\nimport pickle\nimport sys\nimport time\n\ngiven = pickle.load(sys.stdin.buffer)\n"
             "with open({0!r}, 'a') as log:\n    log.write(json.dumps({{'input': given, 'script': os.path.basename(__file__)}}) + '\\n')\n").format(str(log))
+    if hold:
+        text += ("if os.path.exists({0!r}):\n    open({0!r} + '.reached', 'w').close()\n    deadline = time.monotonic() + 300\n"
+                 "    while os.path.exists({0!r}) and time.monotonic() < deadline:\n        time.sleep(0.2)\n").format(str(hold))
     if fault:
         text += "if os.path.exists({0!r}):\n    sys.stderr.write('coordination refused')\n    sys.exit(1)\n".format(str(fault))
     return text
@@ -60,7 +67,8 @@ def script(log, fault=None):
 
 @pytest.fixture(scope="module")
 def pair(tacker_packages, tmp_path_factory):
-    """``(old package, new package, calls log, work directory)``: each script fails while ``old.fault`` / ``new.fault`` is there."""
+    """``(old package, new package, calls log, work directory)``: each script fails while ``old.fault`` / ``new.fault`` is there;
+    the new one holds while ``new.hold`` is."""
     work = tmp_path_factory.mktemp("coordination")
     log = work / "calls.jsonl"
     old = repackaged(os.path.join(tacker_packages, OLD), work / "old_with_old_script")
@@ -68,7 +76,7 @@ def pair(tacker_packages, tmp_path_factory):
     (old / "Scripts" / "coordinate_old_vnf.py").write_text(script(log, work / "old.fault"))
     new = repackaged(os.path.join(tacker_packages, OLD), work / "new_with_new_script")
     (new / "Scripts").mkdir(exist_ok=True)
-    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, work / "new.fault"))
+    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, work / "new.fault", work / "new.hold"))
     # The VNFD's interface script, which the same opt-in runs (it does nothing here).
     (new / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
     # VDU2 on m1.small: one resize, the cheapest change the new package can bring.
@@ -167,6 +175,33 @@ def test_a_rollback_whose_old_vnf_script_fails_is_done_with_skip_coordination(la
     assert stack_of(admin_conn, before) == Pair.stack_before
     assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.tiny"
     # The new script failed once, the old one once (the stuck rollback); the last rollback ran none.
+    assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [
+        ("coordinate_new_vnf.py", False), ("coordinate_old_vnf.py", True)]
+
+
+def test_a_change_killed_in_its_new_vnf_script_is_rolled_back_with_the_current_packages_script(lab, admin_conn, ansible_task, pair):
+    old, new, log, work = pair
+    before = info_of(Pair.before)
+    seen = len(calls(log))
+    hold, reached = work / "new.hold", work / "new.hold.reached"
+    hold.write_text("on")
+    task = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old}, background=True)
+    try:
+        wait_for(reached.exists, "the new-VNF script to hold", timeout=600, sleep=0.2)
+        killed = kill_when(admin_conn, before["metadata"]["stack_name"], lambda instance: True)
+        task.wait()
+    finally:
+        hold.unlink()
+        reached.unlink(missing_ok=True)
+    # Killed after VDU2's update, in its hook: the rollback (no package, no option) walks VDU2 back and runs the old
+    # package's script, kept in the record.
+    assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.small"
+    rolled = op_occ(ansible_task, Pair.name, "rollback")
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["id"] == killed["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert stack_of(admin_conn, before) == Pair.stack_before
+    assert admin_conn.compute.get_server(servers(before)["VDU2"]).flavor["original_name"] == "m1.tiny"
+    assert rolled["vnf_instance"]["vnfdId"] == vnfd_id(old)
     assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [
         ("coordinate_new_vnf.py", False), ("coordinate_old_vnf.py", True)]
 

@@ -6,7 +6,9 @@
 Refused without allow_package_scripts; with it, a script that hangs or fails is a clear error and no stack; the
 script computes the stack (VDU2 on a flavour of its choosing); a scale applies its built-in change to that stack (the
 script's flavour stays); a change of package runs the new package's script (VDU2 resized, its server kept). A script
-written for Tacker (importing Tacker's helper modules) runs on the collection's own versions of them.
+written for Tacker (importing Tacker's helper modules) runs on the collection's own versions of them; its instantiate
+killed while Heat creates the stack is retried to the end, and a modify of the instance's vnfdId killed in the VNFD's
+modify_information_start script is retried with the new package (refused without it) and, killed again, rolled back.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ import uuid
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     change,
     heat_writes,
     info_of,
     instantiate,
+    kill_when,
     record_of,
     repackaged,
     stack_of,
@@ -235,6 +239,103 @@ def test_a_script_written_for_tacker_runs_on_the_collections_helpers(admin_conn,
         assert nfv["VDU"] == {"VDU1": {"desired_capacity": 1, "computeFlavourId": "m1.tiny", "vcImageId": image},
                               "VDU2": {"computeFlavourId": "m1.small", "vcImageId": image}}
         assert flavours(admin_conn, vdu_servers(done, "VDU1") + vdu_servers(done, "VDU2")) == ["m1.tiny", "m1.small"]
+    finally:
+        gone = terminate(ansible_task, base)
+    assert not gone.get("failed"), gone.get("msg")
+    assert stacks_of_instance(admin_conn, name) == []
+
+
+# The VNFD's interface script of the killed modify: it holds ``<operation>`` while the test's file ``hold-<operation>``
+# is there, after saying so (``hold-<operation>.reached``), and logs the operations it ran.
+HOLDING_SCRIPT = """
+import os, pickle, sys, time
+operation = pickle.load(sys.stdin.buffer)["operation"]
+with open(os.path.join({marks!r}, "log"), "a") as log:
+    log.write(operation + "\\n")
+hold = os.path.join({marks!r}, "hold-" + operation)
+if os.path.exists(hold):
+    open(hold + ".reached", "w").close()
+    deadline = time.monotonic() + 300
+    while os.path.exists(hold) and time.monotonic() < deadline:
+        time.sleep(0.2)
+"""
+
+
+def tacker_style(tacker_packages, path, interface_script):
+    package = repackaged(os.path.join(tacker_packages, "basic_lcms_min"), path)
+    (package / "UserData").mkdir()
+    (package / "UserData" / "userdata.py").write_text(TACKER_STYLE)
+    (package / "Scripts").mkdir()
+    (package / "Scripts" / "sample_script.py").write_text(interface_script)
+    return package
+
+
+def killed_in(ansible_task, admin_conn, stack_name, marks, operation, module, args):
+    """Run ``module`` in the background, SIGKILL it while the VNFD's ``operation`` script holds; its op occ."""
+    hold = marks / ("hold-" + operation)
+    hold.write_text("")
+    task = ansible_task(module, args, background=True)
+    try:
+        wait_for(lambda: (marks / ("hold-" + operation + ".reached")).exists(), operation + " to hold", timeout=300, sleep=0.2)
+        occ = kill_when(admin_conn, stack_name, lambda instance: True)
+        task.wait()
+    finally:
+        hold.unlink()
+        (marks / ("hold-" + operation + ".reached")).unlink(missing_ok=True)
+    return occ
+
+
+def test_a_killed_tacker_style_instantiate_is_retried_and_a_killed_modify_of_its_vnfd_id_retried_and_rolled_back(
+        lab, admin_conn, ansible_task, tacker_packages, tmp_path, created):
+    name = "vnf-udk-" + uuid.uuid4().hex[:6]
+    script = HOLDING_SCRIPT.format(marks=str(tmp_path))
+    package = tacker_style(tacker_packages, tmp_path / "tacker-style", script)
+    twin = repackaged(package, tmp_path / "tacker-style-twin")  # the same deployment under another vnfdId
+    base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1",
+               "additionalParams": {"lcm-operation-user-data": "./UserData/userdata.py", "lcm-operation-user-data-class": "Resized"}}
+
+    # Killed once the record is in the stack Heat creates: the retry (no package) completes that stack, the one there is.
+    task = instantiate(ansible_task, str(package), name, request, background=True, args={"allow_package_scripts": True})
+
+    def stack_recorded():
+        found = [stack for stack in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack)]
+        return found[0] if found else None
+
+    stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
+    created.append(stack_name)
+    killed = kill_when(admin_conn, stack_name, lambda instance: True)
+    task.wait()
+    try:
+        retried = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
+        assert not retried.get("failed"), retried.get("msg")
+        assert retried["vnf_lcm_op_occ"]["id"] == killed["id"] and retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+        assert stacks_of_instance(admin_conn, name) == [stack_name]
+        assert flavours(admin_conn, vdu_servers(retried, "VDU1") + vdu_servers(retried, "VDU2")) == ["m1.tiny", "m1.small"]
+        old_id, new_id = vnfd_id(str(package)), vnfd_id(str(twin))
+        modify = dict(base, package=str(twin), request={"vnfdId": new_id})
+
+        # A modify of vnfdId killed in its modify_information_start script: nothing of the record changed. A retry
+        # without the package is refused asking for it (the record still unchanged); with it, the modify completes.
+        record = record_of(admin_conn, stack_name)[0]
+        occ = killed_in(ansible_task, admin_conn, stack_name, tmp_path, "modify_information_start", "vnf_modify", modify)
+        assert record_of(admin_conn, stack_name)[0] == record
+        bare = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
+        assert bare.get("failed") and "{0!r} is a new VNFD: give its package (option package)".format(new_id) in bare["msg"], bare.get("msg")
+        assert record_of(admin_conn, stack_name)[0]["vnfdId"] == old_id
+        done = ansible_task("vnf_lcm_op_occ", dict(base, action="retry", package=str(twin)))
+        assert not done.get("failed"), done.get("msg")
+        assert done["vnf_lcm_op_occ"]["id"] == occ["id"] and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+        assert done["vnf_instance"]["vnfdId"] == new_id and record_of(admin_conn, stack_name)[0]["vnfdId"] == new_id
+
+        # Killed again on the way back: the rollback ends it ROLLED_BACK with the record as it was, no script run.
+        back = dict(base, package=str(package), request={"vnfdId": old_id})
+        occ = killed_in(ansible_task, admin_conn, stack_name, tmp_path, "modify_information_start", "vnf_modify", back)
+        runs = interface_runs(str(package))
+        rolled = ansible_task("vnf_lcm_op_occ", dict(base, action="rollback"))
+        assert not rolled.get("failed"), rolled.get("msg")
+        assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+        assert record_of(admin_conn, stack_name)[0]["vnfdId"] == new_id and interface_runs(str(package)) == runs
     finally:
         gone = terminate(ansible_task, base)
     assert not gone.get("failed"), gone.get("msg")

@@ -87,7 +87,12 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
                                     current_option=sol_change_pkg.CURRENT_PACKAGE)
     coordination.check_script_params(hooks, request["additionalParams"]["vdu_params"], WHAT)
     flavour = package.flavour(flavour_id)
-    check_connectivity(vim, request, WHAT)
+    # Tacker's placeholder port (dummy-id): an extLinkPorts resourceId the change's additionalParams.nfv.CP replaces on
+    # every CP it serves is not looked up; the nfv.CP ports are.
+    nfv_patch = (request.get("additionalParams") or {}).get("nfv")
+    counts = {vdu_id: len(indexes) for vdu_id, indexes in (private["vnfcs"] or {}).items()}
+    placeholders = nfv_params.ports_set_by_nfv(flavour, request.get("extVirtualLinks") or [], counts, nfv_patch, WHAT, form)
+    port_lines = check_connectivity(vim, request, WHAT, nfv_patch, placeholders)
     named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"], form=form)
     check_flavours(vim, named["nfv"], request, WHAT)
     images = resolve_images(vim, named["nfv"], flavour, request, what=WHAT)
@@ -118,7 +123,10 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "identity": vnfd_identity(new_vnfd),
         "fields": sol_change_pkg.merged_instance_fields(instance, request),
     }
-    return change_operation(vim, store, found, request, job, waits, preview)
+    operation = change_operation(vim, store, found, request, job, waits, preview)
+    if operation.changed:
+        operation.plan["lines"] = operation.plan["lines"] + port_lines
+    return operation
 
 
 def scripted_change(vim, package, script, request, instance, old_form, waits):

@@ -109,14 +109,15 @@ def plan_modify(vim, store, found, request, waits=None, preview=False, package=N
                      execute=lambda progress: claim_name(progress) or modified, diff=diff)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
-    """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM, so a retry plans the request again on
-    the record (a new vnfdId needs its package: roll back and run vnf_modify again) and a rollback changes only the op occ
-    (the record still holds the instance from before)."""
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
+    """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM (the record is written once, with the op
+    occ's end), so a retry plans the request again on the record (a new vnfdId with its ``package``, vnf_lcm_op_occ's
+    option, checked again against what is deployed) and a rollback changes only the op occ (the record still holds the
+    instance from before)."""
     instance, op_occs, version = found
     params = failed_op_occ.get("operationParams") or {}
     if event == "retry":
-        return plan_modify(vim, store, found, params, waits)
+        return plan_modify(vim, store, found, params, waits, package=package)
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed_op_occ["id"],
             "lines": ["the operation wrote nothing on the VIM: only the op occ changes"]}
     return Operation(occ.MODIFY_INFO, params, instance, plan, store, op_occs, version, changed=False)

@@ -4,7 +4,8 @@
 """Retry or rollback of a FAILED_TEMP op occ of a VM-based VNF: the resumer of its operation (``plan_resume`` of
 lcm/vm/<operation>.py).
 
-No package is needed: the record has what each resumer plans from.
+The record has what each resumer plans from; a package is used only to retry a MODIFY_INFO that changed vnfdId (the new
+VNFD's identity is read from it, as vnf_modify read it).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None):
     """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
     its resumer here. ``skip_coordination``: a rollback of CHANGE_VNFPKG without its old-VNF coordination hook.
+    ``package`` (a VnfPackage or None): the new VNFD of a MODIFY_INFO that changed vnfdId; the other resumers need none.
     """
     occ.require_resumable(failed_op_occ, event)
     if skip_coordination:
@@ -29,4 +31,6 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
             reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])
             raise ValidationError("vnf_lcm_op_occ", change_pkg.SKIP_COORDINATION, reason)
         return change_pkg.plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=True)
+    if failed_op_occ["operation"] == occ.MODIFY_INFO:
+        return modify.plan_resume(vim, store, found, failed_op_occ, event, waits, package=package)
     return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)

@@ -47,16 +47,19 @@ def locate(params):
 
 
 def run_resume(params, check_mode=False, diff_mode=False):
-    """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ (no package needed: the record has it)."""
+    """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
+    the retry of a MODIFY_INFO that changed vnfdId: its new VNFD comes from option package."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
 
     vim, store, found = locate(params)
     event = params["action"]
+    with optional_package(params.get("package")) as package:
 
-    def plan(failed, record):
-        return resume.plan_resume(vim, store, record, failed, event, waits(params), skip_coordination=params.get("skip_coordination"))
+        def plan(failed, record):
+            return resume.plan_resume(vim, store, record, failed, event, waits(params), skip_coordination=params.get("skip_coordination"),
+                                      package=package)
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
+        result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_api_calls(result, vim)
 
 

@@ -49,6 +49,8 @@ def test_instantiated_info_lists_servers_ports_links_and_storage():
     assert [item["id"] for item in info["vnfcInfo"]] == ["VDU1-srv-1", "VDU2-srv-2"]
     assert info["virtualStorageResourceInfo"][0]["virtualStorageDescId"] == "VDU2-VirtualStorage"
     assert [port["id"] for port in info["extVirtualLinkInfo"][0]["extLinkPorts"]] == ["p-11", "p-21"]
+    # The link's extCps as the request gives them (SOL003 VnfExtCpData, as Tacker v2 keeps them).
+    assert info["extVirtualLinkInfo"][0]["currentVnfExtCpData"] == REQUEST["extVirtualLinks"][0]["extCps"]
     vl = info["vnfVirtualLinkResourceInfo"][0]
     assert vl["vnfVirtualLinkDescId"] == "internalVL1" and [port["id"] for port in vl["vnfLinkPorts"]] == ["p-12", "p-22"]
 

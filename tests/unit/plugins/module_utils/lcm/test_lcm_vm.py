@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import os
+import types
 
 import pytest
 
@@ -155,3 +156,45 @@ def test_a_request_after_instantiate_that_names_a_package_script_is_refused(inst
         planner(with_stacks(vim, stacks), store, found, dict(request_body, additionalParams=params))
     builtin = {"lcm-operation-user-data": "./UserData/userdata_standard.py", "lcm-operation-user-data-class": "StandardUserData"}
     assert planner(vim, store, found, dict(request_body, additionalParams=builtin)).plan
+
+
+class Planned(Exception):
+    """Raised once the part of the plan a test looks at is done."""
+
+
+def test_a_change_of_package_does_not_look_up_a_placeholder_port_its_nfv_cp_port_replaces(instantiated, fixtures_dir, monkeypatch):
+    """Tacker's form in a ChangeCurrentVnfPkgRequest: extLinkPorts ``dummy-id``, the port named in additionalParams.nfv.CP."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm_change_pkg
+
+    vim, _stacks, store, found = instantiated
+    found[0]["instantiatedVnfInfo"]["vnfcResourceInfo"] = [{"id": "srv-1", "vduId": "VDU1"}, {"id": "srv-2", "vduId": "VDU2"}]
+    looked_up, seen = [], {}
+
+    def find_port(name, ignore_missing=True):
+        looked_up.append(name)
+        return types.SimpleNamespace(id=name) if name == "real-port" else None
+
+    vim.conn = types.SimpleNamespace(network=types.SimpleNamespace(find_port=find_port, find_network=lambda name, ignore_missing=True: types.SimpleNamespace(id=name)))
+    real = vm_change_pkg.check_connectivity
+
+    def connectivity_then_stop(*args, **kwargs):
+        seen["lines"] = real(*args, **kwargs)
+        raise Planned()
+
+    monkeypatch.setattr(vm_change_pkg, "check_connectivity", connectivity_then_stop)
+    link = {"id": "e2", "resourceId": "net0", "extLinkPorts": [{"id": "lp", "resourceHandle": {"resourceId": "dummy-id"}}],
+            "extCps": [{"cpdId": "VDU2_CP1", "cpConfig": {"c": {"linkPortId": "lp"}}},
+                       {"cpdId": "VDU1_CP4", "cpConfig": {"c": {}}}, {"cpdId": "VDU2_CP4", "cpConfig": {"c": {}}}]}
+    params = {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": "VDU2"}], "nfv": {"CP": {"VDU2_CP1-0": {"port": "real-port"}}}}
+    with load_package(os.path.join(fixtures_dir, "userdata_standard_change_vnfpkg_nw")) as package:
+        request = {"vnfdId": package.to_dict()["vnfd"]["descriptor_id"], "extVirtualLinks": [link], "additionalParams": params}
+        with pytest.raises(Planned):
+            vm_change_pkg.plan_change_pkg(vim, store, found, package, request)
+        assert looked_up == ["real-port"]
+        assert seen["lines"] == ["VDU2_CP1-0: port real-port (additionalParams.nfv.CP.VDU2_CP1-0.port; "
+                                 "extVirtualLinks[0].extLinkPorts[0].resourceHandle.resourceId 'dummy-id' is not used)"]
+        # Without the nfv.CP port, the placeholder is a port like any other: looked up, and refused.
+        looked_up.clear()
+        with pytest.raises(ValidationError, match="port 'dummy-id' does not exist"):
+            vm_change_pkg.plan_change_pkg(vim, store, found, package, dict(request, additionalParams=dict(params, nfv={})))
+        assert looked_up == ["dummy-id"]

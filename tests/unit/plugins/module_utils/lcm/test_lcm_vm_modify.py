@@ -15,7 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, HeatRecordStore, name_tag
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, runner as vm_runner, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, resume as vm_resume, runner as vm_runner, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
@@ -286,3 +286,17 @@ def test_heat_modify_reads_the_package_it_is_given(monkeypatch, fixtures_dir):
     params = {"package": os.path.join(fixtures_dir, "userdata_standard"), "delete_removed": False}
     assert vm_runner.run_modify(params) == {"changed": False}
     assert seen["name"] == "MODIFY_INFO" and seen["planner"].keywords["package"].to_dict()["vnfd"]["descriptor_id"] == OLD_VNFD
+
+
+def test_a_failed_modify_of_vnfd_id_is_retried_with_its_package_and_refused_without(deployed, fixtures_dir, tmp_path):
+    vim, stacks, store, found = deployed
+    path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-copy")
+    failed = {"id": "o-1", "operation": "MODIFY_INFO", "operationState": "FAILED_TEMP", "operationParams": {"vnfdId": "vnfd-copy"}}
+    with pytest.raises(ValidationError, match="'vnfd-copy' is a new VNFD: give its package"):
+        vm_resume.plan_resume(vim, store, found, failed, "retry")
+    with load_package(path) as package:
+        retry = vm_resume.plan_resume(vim, store, found, failed, "retry", package=package)
+        # A rollback needs none: the record was never written.
+        rollback = vm_resume.plan_resume(vim, store, found, failed, "rollback", package=package)
+    assert retry.plan["modifications"]["vnfdId"] == "vnfd-copy" and retry.changed
+    assert rollback.changed is False and stacks.writes == []
