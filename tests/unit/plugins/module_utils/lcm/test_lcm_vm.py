@@ -174,7 +174,10 @@ def test_a_change_of_package_does_not_look_up_a_placeholder_port_its_nfv_cp_port
         looked_up.append(name)
         return types.SimpleNamespace(id=name) if name == "real-port" else None
 
-    vim.conn = types.SimpleNamespace(network=types.SimpleNamespace(find_port=find_port, find_network=lambda name, ignore_missing=True: types.SimpleNamespace(id=name)))
+    def find_network(name, ignore_missing=True):
+        return types.SimpleNamespace(id=name)
+
+    vim.conn = types.SimpleNamespace(network=types.SimpleNamespace(find_port=find_port, find_network=find_network))
     real = vm_change_pkg.check_connectivity
 
     def connectivity_then_stop(*args, **kwargs):
