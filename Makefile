@@ -199,7 +199,7 @@ DEMO_ANSIBLE := ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_DISPLAY_SKIPPED_HOST
 # the OS::Cinder::VolumeType that userdata_standard's VDU2 template declares.
 DEMO_CLOUD ?= nfvlab-admin
 
-.PHONY: demo demo-cnf demo-vm test bench clean
+.PHONY: demo demo-cnf demo-vm checks test bench clean
 demo: demo-cnf demo-vm  ## the main job: the whole mission on the local labs (demo-cnf, then demo-vm)
 
 # Each part uses a lab that is up, else starts the one it needs and stops it at the end.
@@ -219,8 +219,14 @@ demo-vm: venv stage lab-build-openstack  ## a VM-based VNF on the local OpenStac
 	  echo "demo-vm: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(OS_LAB) down; fi; exit $$rc
 
-test: lint publish-check unit docs sanity matrix integration  ## the whole suite (what CI runs)
-	@echo "make test: all checks passed"
+checks: lint publish-check unit docs sanity matrix  ## every check but the integration tests
+
+# The checks use one core at a time: they run beside the integration tests (two make jobs), whose tests wait on
+# the labs much of the time. Each part's output shows when it ends (--output-sync): the integration tests' last.
+test:  ## the whole suite (what CI runs): the integration tests side by side with the checks
+	@echo "make test: the integration tests side by side with the checks; each part's output shows when it ends"
+	@start=$$(date +%s); $(MAKE) --no-print-directory -j2 --output-sync=target integration checks; \
+	  echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
 
 bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)
 	for b in benchmarks/*.py; do NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python $$b || exit 1; done
