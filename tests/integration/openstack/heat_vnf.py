@@ -93,6 +93,20 @@ def kill_when(admin_conn, stack_name, done):
     return occ
 
 
+def kill_while_heat_creates(admin_conn, task, name, created):
+    """SIGKILL the instantiate ``task`` of instance ``name`` once its record is in the stack Heat creates (the stack is added
+    to ``created``): ``(stack name, its op occ)``."""
+    def stack_recorded():
+        found = [stack_name for stack_name in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack_name)]
+        return found[0] if found else None
+
+    stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
+    created.append(stack_name)
+    occ = kill_when(admin_conn, stack_name, lambda instance: True)
+    task.wait()
+    return stack_name, occ
+
+
 def first_vnfc_changed(instance):
     """True once a change of package in progress has updated its first VNFC (the record's ``change.updated``)."""
     change_data = instance["instantiatedVnfInfo"]["metadata"]["vnflcm"].get("change") or {}

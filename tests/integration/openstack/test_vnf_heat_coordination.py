@@ -12,7 +12,8 @@ is done with ``skip_coordination``; a change killed while its new-VNF script run
 script; then the change completes.
 
 Then Tacker's AutoScalingGroup form (basic_lcms_min): the plain server VDU2's script is given the address of VDU2_CP1,
-a port of the top stack, and a cp_name VDU2 has not is refused before any write.
+a port of the top stack, and a cp_name VDU2 has not is refused before any write; a change killed in VDU2's script is
+rolled back.
 """
 
 from __future__ import annotations
@@ -223,22 +224,23 @@ def test_with_the_current_package_the_change_completes(lab, admin_conn, ansible_
 
 @pytest.fixture(scope="module")
 def asg_pair(tacker_packages, tmp_path_factory):
-    """``(new package, calls log)``: basic_lcms_min under a vnfdId of its own, VDU2 on m1.small, with a coordination script."""
+    """``(new package, calls log, work directory)``: basic_lcms_min under a vnfdId of its own, VDU2 on m1.small, with a
+    coordination script that holds while ``new.hold`` is there."""
     work = tmp_path_factory.mktemp("asg-coordination")
     log = work / "calls.jsonl"
     new = repackaged(os.path.join(tacker_packages, "basic_lcms_min"), work / "basic_lcms_min_vdu2_small")
     (new / "Scripts").mkdir(exist_ok=True)
-    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log))
+    (new / "Scripts" / "coordinate_new_vnf.py").write_text(script(log, hold=work / "new.hold"))
     (new / "Scripts" / "sample_script.py").write_text("import pickle\nimport sys\n\npickle.load(sys.stdin.buffer)\n")
     df = new / "Definitions" / "v2_sample2_df_simple.yaml"
     head, vdu2 = df.read_text().split("    VDU2:\n", 1)
     df.write_text(head + "    VDU2:\n" + vdu2.replace("requested_additional_capability_name: m1.tiny", "requested_additional_capability_name: m1.small", 1))
-    return str(new), log
+    return str(new), log, work
 
 
 def test_a_plain_servers_top_level_port_gives_the_script_its_address_on_the_autoscalinggroup_form(
         lab, admin_conn, ansible_task, tacker_packages, created, asg_pair):
-    new, log = asg_pair
+    new, log, work = asg_pair
     name = "vnf-crda-" + uuid.uuid4().hex[:6]
     done = instantiate(ansible_task, os.path.join(tacker_packages, "basic_lcms_min"), name,
                        {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"})
@@ -259,10 +261,31 @@ def test_a_plain_servers_top_level_port_gives_the_script_its_address_on_the_auto
     assert refused.get("failed") and expected in refused["msg"], refused.get("msg")
     assert len(heat_writes(lab, stack_name)) == writes and calls(log) == []
 
-    result = change(ansible_task, new, name, {"vnfdId": vnfd_id(new), "additionalParams": params}, args={"allow_package_scripts": True})
+    # Killed while the script runs for VDU2, after its update: the rollback, given no package, puts VDU2 back.
+    request = {"vnfdId": vnfd_id(new), "additionalParams": params}
+    stack_before = stack_of(admin_conn, info)
+    hold, reached = work / "new.hold", work / "new.hold.reached"
+    hold.write_text("on")
+    task = change(ansible_task, new, name, request, args={"allow_package_scripts": True}, background=True)
+    try:
+        wait_for(reached.exists, "the new-VNF script to hold", timeout=600, sleep=0.2)
+        killed = kill_when(admin_conn, stack_name, lambda instance: True)
+        task.wait()
+    finally:
+        hold.unlink()
+        reached.unlink(missing_ok=True)
+    assert admin_conn.compute.get_server(vdu2).flavor["original_name"] == "m1.small"
+    rolled = op_occ(ansible_task, name, "rollback")
+    assert not rolled.get("failed"), rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["id"] == killed["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert admin_conn.compute.get_server(vdu2).flavor["original_name"] == "m1.tiny"
+    assert stack_of(admin_conn, info) == stack_before and servers(info_of(rolled)) == servers(info)
+    seen = len(calls(log))
+
+    result = change(ansible_task, new, name, request, args={"allow_package_scripts": True})
     assert not result.get("failed"), result.get("msg")
     assert result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     assert admin_conn.compute.get_server(vdu2).flavor["original_name"] == "m1.small"
     (port,) = list(admin_conn.network.ports(device_id=vdu2))
-    assert [(call["script"], call["input"]["cp_name"], call["input"]["ssh_ip"]) for call in calls(log)] == [
+    assert [(call["script"], call["input"]["cp_name"], call["input"]["ssh_ip"]) for call in calls(log)[seen:]] == [
         ("coordinate_new_vnf.py", "VDU2_CP1", port.fixed_ips[0]["ip_address"])]

@@ -30,9 +30,9 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     first_vnfc_changed,
     instantiated,
     kill_when,
+    kill_while_heat_creates,
     nw_request,
     op_occ,
-    record_of,
     servers,
     servers_no_stack_owns,
     stack_of,
@@ -135,16 +135,7 @@ def region_via(admin_conn, service_type, port, proxy_port):
 def killed_instantiate(admin_conn, ansible_task, packages, created, name):
     """An instantiate of ``name`` whose module is SIGKILLed while Heat creates its stack: ``(stack name, its op occ)``."""
     task = instantiate(ansible_task, os.path.join(packages, OLD), name, REQUEST, background=True)
-
-    def stack_recorded():
-        found = [stack_name for stack_name in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack_name)]
-        return found[0] if found else None
-
-    stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
-    created.append(stack_name)
-    occ = kill_when(admin_conn, stack_name, lambda instance: True)
-    task.wait()
-    return stack_name, occ
+    return kill_while_heat_creates(admin_conn, task, name, created)
 
 
 def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing(lab, admin_conn, ansible_task, packages, created):

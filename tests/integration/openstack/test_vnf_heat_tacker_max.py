@@ -6,8 +6,9 @@
 Tacker's instantiate_vnf_max gives VDU2_CP1-2 an extLinkPort whose resourceId is ``dummy-id`` and names the real port in
 ``additionalParams.nfv.CP.VDU2_CP1-2.port``; its test_basic_max then modifies the instance's vnfdId (MODIFY_INFO, no VIM
 change). One VNF instance, in order: an nfv.CP port that does not exist is refused (no stack); the instantiate with the
-placeholder completes on the real port; a copy of the package under another vnfdId changes the record only (the stack
-not updated); a copy whose Heat template differs is refused, the record unchanged.
+placeholder, killed while Heat creates the stack, is retried to the end on the real port; a copy of the package under
+another vnfdId changes the record only (the stack not updated); a copy whose Heat template differs is refused, the record
+unchanged.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     cp_config,
     info_of,
     instantiate,
+    kill_while_heat_creates,
     net0_ports,
     record_of,
     repackaged,
@@ -71,12 +73,18 @@ def test_instantiate_with_tackers_placeholder_port(lab, admin_conn, ansible_task
     assert refused.get("failed") and "additionalParams.nfv.CP.VDU2_CP1-2.port" in refused["msg"], refused.get("msg")
     assert "port {0!r} does not exist".format(missing) in refused["msg"]
     assert stacks_of_instance(admin_conn, Max.name) == []
-    done = instantiate(ansible_task, package, Max.name, max_request(ports, ports[1]))
-    assert not done.get("failed"), done.get("msg")
-    created.append(info_of(done)["metadata"]["stack_name"])
-    Max.done = done
+    planned = instantiate(ansible_task, package, Max.name, max_request(ports, ports[1]), check=True)
+    assert not planned.get("failed"), planned.get("msg")
     assert any(line.startswith("VDU2_CP1-2: port {0} (additionalParams.nfv.CP.VDU2_CP1-2.port;".format(ports[1])) and "'dummy-id' is not used" in line
-               for line in done["plan"]["lines"]), done["plan"]["lines"]
+               for line in planned["plan"]["lines"]), planned["plan"]["lines"]
+    # Killed while Heat creates the stack: the retry (from the record, no package, no lookup) completes it on the real port.
+    task = instantiate(ansible_task, package, Max.name, max_request(ports, ports[1]), background=True)
+    stack_name, killed = kill_while_heat_creates(admin_conn, task, Max.name, created)
+    done = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": Max.name, "action": "retry", "wait_timeout": 600})
+    assert not done.get("failed"), done.get("msg")
+    assert done["vnf_lcm_op_occ"]["id"] == killed["id"] and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert stacks_of_instance(admin_conn, Max.name) == [stack_name]
+    Max.done = done
     vdu2 = [item["computeResource"]["resourceId"] for item in info_of(done)["vnfcResourceInfo"] if item["vduId"] == "VDU2"]
     assert len(vdu2) == 1
     assert set(ports) <= {port.id for port in admin_conn.network.ports(device_id=vdu2[0])}

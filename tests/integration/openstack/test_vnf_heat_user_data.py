@@ -28,6 +28,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     info_of,
     instantiate,
     kill_when,
+    kill_while_heat_creates,
     record_of,
     repackaged,
     stack_of,
@@ -272,16 +273,16 @@ def tacker_style(tacker_packages, path, interface_script):
 
 def killed_in(ansible_task, admin_conn, stack_name, marks, operation, module, args):
     """Run ``module`` in the background, SIGKILL it while the VNFD's ``operation`` script holds; its op occ."""
-    hold = marks / ("hold-" + operation)
+    hold, reached = marks / ("hold-" + operation), marks / ("hold-" + operation + ".reached")
     hold.write_text("")
     task = ansible_task(module, args, background=True)
     try:
-        wait_for(lambda: (marks / ("hold-" + operation + ".reached")).exists(), operation + " to hold", timeout=300, sleep=0.2)
+        wait_for(reached.exists, operation + " to hold", timeout=300, sleep=0.2)
         occ = kill_when(admin_conn, stack_name, lambda instance: True)
         task.wait()
     finally:
         hold.unlink()
-        (marks / ("hold-" + operation + ".reached")).unlink(missing_ok=True)
+        reached.unlink(missing_ok=True)
     return occ
 
 
@@ -297,15 +298,7 @@ def test_a_killed_tacker_style_instantiate_is_retried_and_a_killed_modify_of_its
 
     # Killed once the record is in the stack Heat creates: the retry (no package) completes that stack, the one there is.
     task = instantiate(ansible_task, str(package), name, request, background=True, args={"allow_package_scripts": True})
-
-    def stack_recorded():
-        found = [stack for stack in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack)]
-        return found[0] if found else None
-
-    stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
-    created.append(stack_name)
-    killed = kill_when(admin_conn, stack_name, lambda instance: True)
-    task.wait()
+    stack_name, killed = kill_while_heat_creates(admin_conn, task, name, created)
     try:
         retried = ansible_task("vnf_lcm_op_occ", dict(base, action="retry"))
         assert not retried.get("failed"), retried.get("msg")
