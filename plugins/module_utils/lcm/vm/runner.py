@@ -53,13 +53,15 @@ def run_resume(params, check_mode=False, diff_mode=False):
 
     vim, store, found = locate(params)
     event = params["action"]
-    with optional_package(params.get("package")) as package:
 
-        def plan(failed, record):
+    def plan(failed, record):
+        # Read only by the one resumer that uses it (planning is its only use, so it is closed before the operation runs).
+        path = params.get("package") if event == "retry" and failed.get("operation") == occ.MODIFY_INFO else None
+        with optional_package(path) as package:
             return resume.plan_resume(vim, store, record, failed, event, waits(params), skip_coordination=params.get("skip_coordination"),
                                       package=package)
 
-        result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
     return with_api_calls(result, vim)
 
 
