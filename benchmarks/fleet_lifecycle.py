@@ -80,6 +80,9 @@ VM_REQUESTS = {
     "terminate": {"terminationType": "FORCEFUL"},
 }
 OPERATIONS = ("instantiate", "scale", "heal", "terminate")
+# The CNF's def file and its pods' label (tests/integration/k8s/fleet.py), for the kubernetes.core contender.
+DEF_FILE = REQUESTS["instantiate"]["additionalParams"]["lcm-kubernetes-def-files"][0]
+POD_LABEL = "app=webserver"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # A clean refusal of the second of two operations on one instance (the lease of the first, or its record write).
 CONFLICT = re.compile(r"^Failed to start [A-Z_]+ on VNF instance .* is (STARTING|PROCESSING): .*wait for it to end"
@@ -149,10 +152,11 @@ def openstack_lab_cpu() -> dict:
 
 
 class Fleet:
-    """CNFs on the Kubernetes lab, one namespace each."""
+    """CNFs on the Kubernetes lab, one namespace each, through the collection's playbooks (the role)."""
 
     requests = REQUESTS
     env = {}
+    module_tasks = MODULE_TASKS
 
     def __init__(self, lab: Lab, work: Path, wait_sleep: int):
         self.lab, self.work, self.kube = lab, work, lab.api()
@@ -189,9 +193,7 @@ class Fleet:
         self.runs += 1
         tag = "run{0}".format(self.runs)
         (self.work / (tag + "-inventory.yml")).write_text(yaml.safe_dump(inventory(hosts)))
-        (self.work / (tag + "-play.yml")).write_text(yaml.safe_dump([
-            {"name": "VNF " + operation, "ansible.builtin.import_playbook": "nfv.vnflcm." + operation,
-             "vars": {"vnf_lifecycle_request": self.requests[operation]}} for operation in operations]))
+        (self.work / (tag + "-play.yml")).write_text(yaml.safe_dump(self.plays(operations)))
         (self.work / (tag + "-extravars.json")).write_text(json.dumps(self.extravars))
         events = self.work / (tag + "-events.jsonl")
         env = {key: value for key, value in os.environ.items() if not key.startswith(("K8S_AUTH_", "OS_"))}
@@ -204,15 +206,18 @@ class Fleet:
                                    stdout=log, stderr=subprocess.STDOUT, env=env)
         return process, events, log
 
-    @staticmethod
-    def finish(started, operations) -> dict:
+    def plays(self, operations) -> list:
+        return [{"name": "VNF " + operation, "ansible.builtin.import_playbook": "nfv.vnflcm." + operation,
+                 "vars": {"vnf_lifecycle_request": self.requests[operation]}} for operation in operations]
+
+    def finish(self, started, operations) -> dict:
         process, events, log = started
         process.wait()
         log.close()
         lines = [json.loads(line) for line in events.read_text().splitlines()] if events.exists() else []
         outcome = {}
         for operation in operations:
-            ran = [line for line in lines if line["task"].startswith(MODULE_TASKS[operation])]
+            ran = [line for line in lines if line["task"].startswith(self.module_tasks[operation])]
             failed = [line for line in ran if line["failed"]]
             outcome[operation] = {"ok": len(ran) - len(failed), "failed": len(failed),
                                   "conflicts": sum(1 for line in failed if CONFLICT.search(line["msg"])),
@@ -220,7 +225,7 @@ class Fleet:
         # Any other task that failed on a host (the role's checks, its read-back), by task.
         others = {}
         for line in lines:
-            if line["failed"] and not any(line["task"].startswith(MODULE_TASKS[operation]) for operation in operations):
+            if line["failed"] and not any(line["task"].startswith(self.module_tasks[operation]) for operation in operations):
                 entry = others.setdefault(line["task"], {"hosts": 0, "messages": []})
                 entry["hosts"] += 1
                 if len(entry["messages"]) < 3:
@@ -246,6 +251,56 @@ class Fleet:
             if differences and differences != ["no record"]:
                 differing[host] = differences
         return {"instances_checked": len(hosts), "lost": len(differing), "differences": differing}
+
+
+class ModuleFleet(Fleet):
+    """The same CNFs, the collection's modules as plain tasks (what a play without the role runs)."""
+
+    module_tasks = {"instantiate": "vnf_instantiate", "scale": "vnf_scale", "heal": "vnf_heal", "terminate": "vnf_terminate"}
+
+    def plays(self, operations) -> list:
+        named = {"vnf_instance_name": "{{ vnf_lifecycle_instance_name }}", "namespace": "{{ vnf_lifecycle_namespace }}",
+                 "wait": True, "wait_timeout": "{{ vnf_lifecycle_wait_timeout }}", "wait_sleep": "{{ vnf_lifecycle_wait_sleep }}"}
+        tasks = {
+            "instantiate": dict(named, package="{{ vnf_lifecycle_package }}", request=self.requests["instantiate"]),
+            "scale": dict(named, request=self.requests["scale"]),
+            "heal": dict(named, request=self.requests["heal"]),
+            "terminate": dict(named, request=self.requests["terminate"]),
+        }
+        return [{"name": "VNF " + operation, "hosts": "fleet", "gather_facts": False,
+                 "module_defaults": {"group/nfv.vnflcm.vnflcm": "{{ vnf_lifecycle_connection }}"},
+                 "tasks": [{"name": self.module_tasks[operation], "nfv.vnflcm." + self.module_tasks[operation]: tasks[operation]}]}
+                for operation in operations]
+
+
+class CoreFleet(Fleet):
+    """The same Deployment per namespace with kubernetes.core, as an Ansible user would write its lifecycle: apply the
+    def file and wait, k8s_scale with wait, delete the pods and wait for the new ones ready, delete with wait."""
+
+    module_tasks = {"instantiate": "k8s apply", "scale": "k8s_scale", "heal": "k8s_info wait", "terminate": "k8s absent"}
+
+    def __init__(self, lab: Lab, work: Path, wait_sleep: int):
+        super().__init__(lab, work, wait_sleep)
+        from module_call_cost import anchors_collections
+
+        self.env = {"ANSIBLE_COLLECTIONS_PATH": os.pathsep.join(filter(None, [COLLECTIONS, anchors_collections()]))}
+
+    def plays(self, operations) -> list:
+        where = {"kubeconfig": "{{ vnf_lifecycle_connection.kubeconfig }}", "namespace": "{{ vnf_lifecycle_namespace }}"}
+        waiting = {"wait": True, "wait_timeout": "{{ vnf_lifecycle_wait_timeout }}", "wait_sleep": "{{ vnf_lifecycle_wait_sleep }}"}
+        def_file = "{{ vnf_lifecycle_package }}/" + DEF_FILE
+        tasks = {
+            "instantiate": [{"name": "k8s apply", "kubernetes.core.k8s": dict(where, state="present", src=def_file, **waiting)}],
+            "scale": [{"name": "k8s_scale", "kubernetes.core.k8s_scale": dict(where, kind="Deployment", name="vdu2", replicas=2, **waiting)}],
+            "heal": [{"name": "k8s delete the pods",
+                      "kubernetes.core.k8s": dict(where, state="absent", kind="Pod", label_selectors=[POD_LABEL], **waiting)},
+                     {"name": "k8s_info wait", "kubernetes.core.k8s_info": dict(where, kind="Pod", label_selectors=[POD_LABEL], **waiting)}],
+            "terminate": [{"name": "k8s absent", "kubernetes.core.k8s": dict(where, state="absent", src=def_file, **waiting)}],
+        }
+        return [{"name": "CNF " + operation, "hosts": "fleet", "gather_facts": False, "tasks": tasks[operation]} for operation in operations]
+
+
+CONTENDERS = {"role": Fleet, "modules": ModuleFleet, "kubernetes.core": CoreFleet}
 
 
 class VmFleet(Fleet):
@@ -345,6 +400,9 @@ def main(argv=None) -> int:
     parser.add_argument("--operations", default=",".join(OPERATIONS),
                         help="the lifecycle, in order (on the OpenStack lab without heal: Heat creates a VNFC's new server "
                              "before it deletes the old one, so a heal of every VNFC needs that much more server quota)")
+    parser.add_argument("--contenders", default=",".join(CONTENDERS),
+                        help="Kubernetes: the playbooks (role), the modules as plain tasks, kubernetes.core; each forks value runs them "
+                             "one after the other, the order turning from one forks value to the next")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = parser.parse_args(argv)
     lab = Lab()
@@ -354,20 +412,32 @@ def main(argv=None) -> int:
     tag = stamp.strftime("%H%M%S")
     results = {"lifecycle": [], "two_at_once": None}
     with tempfile.TemporaryDirectory(prefix="fleet-bench-") as tmp:
-        fleet = (VmFleet if args.vim == "openstack" else Fleet)(lab, Path(tmp), args.wait_sleep)
-        for forks in [int(value) for value in args.forks.split(",") if value]:
-            entry = lifecycle(fleet, args.instances, forks, tag, tuple(args.operations.split(",")))
-            results["lifecycle"].append(entry)
-            print("forks {0:2}: {1}".format(forks, json.dumps({key: value for key, value in entry.items() if key != "differences"})), file=sys.stderr)
-        if args.overlap_forks and args.vim == "kubernetes":
+        names = ["vm"] if args.vim == "openstack" else [name for name in args.contenders.split(",") if name]
+        fleets = {name: (VmFleet if args.vim == "openstack" else CONTENDERS[name])(lab, Path(tmp) / name.replace(".", "-"), args.wait_sleep)
+                  for name in names}
+        fleet = fleets.get("role") or next(iter(fleets.values()))
+        for turn, forks in enumerate(int(value) for value in args.forks.split(",") if value):
+            for name in names[turn % len(names):] + names[:turn % len(names)]:
+                entry = dict(lifecycle(fleets[name], args.instances, forks, "{0}{1}".format(tag, name[0]), tuple(args.operations.split(","))),
+                             contender=name)
+                results["lifecycle"].append(entry)
+                print("{0} forks {1:2}: {2}".format(name, forks, json.dumps({key: value for key, value in entry.items() if key != "differences"})),
+                      file=sys.stderr)
+        if args.overlap_forks and args.vim == "kubernetes" and "role" in fleets:
             results["two_at_once"] = two_at_once(fleet, args.instances, args.overlap_forks, tag)
             print("two at once: {0}".format(json.dumps(results["two_at_once"])), file=sys.stderr)
-    print("\n{0:>5} {1:>8} {2:>14} {3:>16} {4:>13} {5:>12} {6:>14} {7:>6} {8:>6}".format(
-        "forks", "wall s", "instances/min", "ansible CPU/op", "lab CPU/op", "ours/cores", "machine/cores", "failed", "lost"))
-    for entry in results["lifecycle"]:
-        print("{0:>5} {1:>8} {2:>14} {3:>16} {4:>13} {5:>12} {6:>14} {7:>6} {8:>6}".format(
-            entry["forks"], entry["wall_s"], entry["instances_per_min"], entry["ansible_cpu_s_per_op"], entry["lab_cpu_s_per_op"],
-            entry["cpu_use_of_cores"], entry.get("machine_busy_of_cores"), sum(item["failed"] for item in entry["operations"].values()), entry["lost"]))
+    peers = {entry["forks"]: entry for entry in results["lifecycle"] if entry["contender"] == "kubernetes.core"}
+    print("\n{0:>16} {1:>5} {2:>8} {3:>14} {4:>16} {5:>13} {6:>12} {7:>14} {8:>6} {9:>6} {10:>14}".format(
+        "contender", "forks", "wall s", "instances/min", "ansible CPU/op", "lab CPU/op", "ours/cores", "machine/cores", "failed", "lost",
+        "wall, CPU / k8s"))
+    for entry in sorted(results["lifecycle"], key=lambda item: (item["forks"], item["contender"])):
+        peer = peers.get(entry["forks"])
+        ratio = "{0:.2f}, {1:.2f}".format(entry["wall_s"] / peer["wall_s"], entry["ansible_cpu_s_per_op"] / peer["ansible_cpu_s_per_op"]) if peer else "-"
+        entry["ratio_to_kubernetes_core"] = ratio
+        print("{0:>16} {1:>5} {2:>8} {3:>14} {4:>16} {5:>13} {6:>12} {7:>14} {8:>6} {9:>6} {10:>14}".format(
+            entry["contender"], entry["forks"], entry["wall_s"], entry["instances_per_min"], entry["ansible_cpu_s_per_op"], entry["lab_cpu_s_per_op"],
+            entry["cpu_use_of_cores"], entry.get("machine_busy_of_cores"), sum(item["failed"] for item in entry["operations"].values()), entry["lost"],
+            ratio))
     if results["two_at_once"]:
         two = results["two_at_once"]
         print("two runs at once (forks {0} each): {1} host operations, {2} succeeded, {3} clean conflicts, {4} other errors, "
@@ -377,7 +447,8 @@ def main(argv=None) -> int:
     report = {"benchmark": "fleet_lifecycle", "date": stamp.isoformat(timespec="seconds"),
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform(),
                           "load_average_at_end": os.getloadavg()},
-              "settings": {"vim": args.vim, "instances": args.instances, "forks": args.forks, "overlap_forks": args.overlap_forks, "wait_sleep": args.wait_sleep,
+              "settings": {"vim": args.vim, "contenders": names, "instances": args.instances, "forks": args.forks,
+                           "overlap_forks": args.overlap_forks, "wait_sleep": args.wait_sleep,
                            "operations": args.operations.split(",")}, **results}
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "fleet_lifecycle{0}-{1}.json".format("-openstack" if args.vim == "openstack" else "", stamp.strftime("%Y-%m-%d"))
