@@ -41,7 +41,6 @@ import copy
 import datetime
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -60,7 +59,7 @@ from cnf_scale_to_level import workload_state  # noqa: E402
 from labk8s import cluster  # noqa: E402
 from labk8s.audit import WRITE_VERBS, is_dry_run  # noqa: E402
 from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
-from module_call_cost import anchors_collections, collection_version  # noqa: E402
+from module_call_cost import anchors_collections, collection_version, cpu_of  # noqa: E402
 
 DEF_DIR = "Files/kubernetes/"
 DEF_FILES = [DEF_DIR + name for name in ("configmap_1.yaml", "secret_1.yaml", "deployment.yaml")]
@@ -121,6 +120,13 @@ def requests_of(events: list[dict]) -> dict:
             "failed_writes": failed, "write_calls": write_counts(writes)}
 
 
+def wall_of(run):
+    """(run(), its wall time in seconds)."""
+    began = time.monotonic()
+    result = run()
+    return result, round(time.monotonic() - began, 3)
+
+
 def manifests(package: Path, files: list[str]) -> list[dict]:
     return [obj for path in files for obj in yaml.safe_load_all((package / path).read_text()) if obj]
 
@@ -173,25 +179,15 @@ class OpsBench(cnf_instantiate.Bench):
     def measure(self, run, namespace: str, replicas: int | None, image: str | None = None) -> dict:
         """run() -> extra: wall and CPU time, the admin's requests from the audit log, then the wait for the end state."""
         start = self.audit.mark()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        began = time.monotonic()
-        extra = run()
-        wall = time.monotonic() - began
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out = dict(extra, wall_s=round(wall, 3),
-                   cpu_s=round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 3),
-                   **requests_of(self.audit.events(start)))
+        (extra, wall), cpu = cpu_of(lambda: wall_of(run))
+        out = dict(extra, wall_s=wall, cpu_s=round(cpu, 3), **requests_of(self.audit.events(start)))
         out["settle_after_s"] = self.wait_end_state(namespace, replicas, image)
         return out
 
     def noop(self) -> dict:
         """ansible-playbook with a no-op task: its own wall and CPU time."""
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        began = time.monotonic()
-        self.tasks([{"ansible.builtin.set_fact": {"noop": True}}])
-        wall = time.monotonic() - began
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return {"wall_s": round(wall, 3), "cpu_s": round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 3)}
+        (_, wall), cpu = cpu_of(lambda: wall_of(lambda: self.tasks([{"ansible.builtin.set_fact": {"noop": True}}])))
+        return {"wall_s": wall, "cpu_s": round(cpu, 3)}
 
     # ---- the CNF's state ----
 
