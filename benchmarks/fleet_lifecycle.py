@@ -275,7 +275,7 @@ class ModuleFleet(Fleet):
 
 class CoreFleet(Fleet):
     """The same Deployment per namespace with kubernetes.core, as an Ansible user would write its lifecycle: apply the
-    def file and wait, k8s_scale with wait, delete the pods and wait for the new ones ready, delete with wait."""
+    def file and wait, k8s_scale with wait, delete each pod with wait then wait for the Deployment ready, delete with wait."""
 
     module_tasks = {"instantiate": "k8s apply", "scale": "k8s_scale", "heal": "k8s_info wait", "terminate": "k8s absent"}
 
@@ -292,9 +292,13 @@ class CoreFleet(Fleet):
         tasks = {
             "instantiate": [{"name": "k8s apply", "kubernetes.core.k8s": dict(where, state="present", src=def_file, **waiting)}],
             "scale": [{"name": "k8s_scale", "kubernetes.core.k8s_scale": dict(where, kind="Deployment", name="vdu2", replicas=2, **waiting)}],
-            "heal": [{"name": "k8s delete the pods",
-                      "kubernetes.core.k8s": dict(where, state="absent", kind="Pod", label_selectors=[POD_LABEL], **waiting)},
-                     {"name": "k8s_info wait", "kubernetes.core.k8s_info": dict(where, kind="Pod", label_selectors=[POD_LABEL], **waiting)}],
+            # Every pod deleted by name (a delete by label selector with wait would wait for the new pods to go too).
+            "heal": [{"name": "k8s_info pods", "kubernetes.core.k8s_info": dict(where, kind="Pod", label_selectors=[POD_LABEL]),
+                      "register": "pods"},
+                     {"name": "k8s delete the pods", "kubernetes.core.k8s": dict(where, state="absent", kind="Pod", name="{{ item.metadata.name }}",
+                                                                                 **waiting),
+                      "loop": "{{ pods.resources }}", "loop_control": {"label": "{{ item.metadata.name }}"}},
+                     {"name": "k8s_info wait", "kubernetes.core.k8s_info": dict(where, kind="Deployment", name="vdu2", **waiting)}],
             "terminate": [{"name": "k8s absent", "kubernetes.core.k8s": dict(where, state="absent", src=def_file, **waiting)}],
         }
         return [{"name": "CNF " + operation, "hosts": "fleet", "gather_facts": False, "tasks": tasks[operation]} for operation in operations]
