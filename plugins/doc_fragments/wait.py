@@ -26,6 +26,8 @@ options:
   wait_sleep:
     description:
       - Seconds between two checks while waiting.
+      - On Kubernetes a wait watches the object and sees each change at once; it polls every O(wait_sleep) seconds only
+        while a watch cannot be had (a watch refused or failing: the object is read again after this pause).
     type: int
     default: 2
   lease_seconds:
