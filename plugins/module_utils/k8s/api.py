@@ -41,8 +41,6 @@ DRY_RUN = [("dryRun", "All")]
 # How much longer than its timeoutSeconds the client waits for a watch's next byte: the apiserver ends the watch at
 # timeoutSeconds; only a peer that vanished without a word makes the client's own read timeout fire.
 WATCH_READ_SLACK = 10
-# A connection cut below the kubernetes client.
-_CONNECTION_ERRORS = (Urllib3Error, OSError, http.client.HTTPException)
 
 
 class WatchBroken(Exception):
@@ -153,7 +151,7 @@ class KubeApi:
                 _preload_content=False, _return_http_data_only=True, _request_timeout=(REQUEST_TIMEOUT[0], timeout_seconds + WATCH_READ_SLACK))
         except ApiException as error:
             raise WatchBroken(api_error("watch", what, error).msg, expired=error.status == 410) from error
-        except _CONNECTION_ERRORS as error:
+        except (Urllib3Error, OSError, http.client.HTTPException) as error:
             raise WatchBroken("{0}: {1}".format(type(error).__name__, error)) from error
         try:
             for line in _lines(response.stream()):
@@ -166,7 +164,7 @@ class KubeApi:
             if self._clock() < ends - 1:
                 # Closed cleanly long before its timeout (a proxy that cuts long requests): as good as broken.
                 raise WatchBroken("the watch ended before its timeout")
-        except _CONNECTION_ERRORS + (ValueError, KeyError) as error:
+        except (Urllib3Error, OSError, http.client.HTTPException, ValueError, KeyError) as error:
             raise WatchBroken("{0}: {1}".format(type(error).__name__, error)) from error
         finally:
             # Left before its end (the caller has what it waited for): the connection, mid-stream, is not reusable.
@@ -237,7 +235,7 @@ class KubeApi:
                 delay = next(delays, None) if transient else None
                 if delay is None:
                     raise api_error(action, what, error) from error
-            except _CONNECTION_ERRORS as error:  # a lost connection, below the kubernetes client
+            except (Urllib3Error, OSError, http.client.HTTPException) as error:  # a lost connection, below the kubernetes client
                 delay = next(delays, None)
                 if delay is None:
                     raise VimError(action, what, "the API server could not be reached ({0}): {1}".format(

@@ -75,10 +75,8 @@ def states(api, key, deadline):
     live = api.get(*key)
     yield live
     while deadline.remaining() > 0:
-        next_change = changes(api, key, version_of(live), deadline.remaining(), deadline)
-        with contextlib.closing(next_change):
-            for live in next_change:
-                yield live
+        with contextlib.closing(changes(api, key, version_of(live), deadline.remaining(), deadline)) as following:
+            yield from following
         live = api.get(*key)
         yield live
 
