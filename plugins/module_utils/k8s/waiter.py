@@ -5,8 +5,8 @@
 
 Each wait reads the object once (a GET), then follows a watch from the resourceVersion read, so it ends as soon as
 the change it waits for happens rather than at the next poll. A watch that breaks never fails the wait: the object is
-read again and watched from there; after a watch that could not be had (an error, a refusal, not a 410) the wait
-pauses ``wait_sleep`` first, so a cluster that allows no watch is polled as before.
+read again and watched from there, after a pause of ``wait_sleep`` unless only the resourceVersion had expired (410),
+so where watches keep failing (refused, cut again and again) the object is polled as before.
 """
 
 from __future__ import annotations
