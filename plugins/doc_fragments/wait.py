@@ -26,6 +26,8 @@ options:
   wait_sleep:
     description:
       - Seconds between two checks while waiting.
+      - On Kubernetes a wait watches the object and sees each change at once; it reads the object again after
+        O(wait_sleep) seconds only when a watch breaks, so where watches keep failing it polls every O(wait_sleep) seconds.
     type: int
     default: 2
   lease_seconds:

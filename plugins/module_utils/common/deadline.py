@@ -28,9 +28,17 @@ class Deadline:
             value = done()
             if value:
                 return value
-            if self._clock() >= self._end:
+            if self.remaining() <= 0:
                 raise OperationTimeout(what, self.seconds, result)
-            self._sleeper(min(self.sleep, max(0.0, self._end - self._clock())))
+            self.pause()
+
+    def remaining(self):
+        """Seconds left (0 once the deadline has passed)."""
+        return max(0.0, self._end - self._clock())
+
+    def pause(self):
+        """Sleep one poll interval (``sleep``), or what is left of the deadline when that is less."""
+        self._sleeper(min(self.sleep, self.remaining()))
 
 
 # How long a VIM call made by this thread may keep retrying transient failures. A call made for the

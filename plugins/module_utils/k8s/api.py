@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
@@ -37,6 +38,18 @@ REQUEST_TIMEOUT = (10, 60)
 RETRY_SECONDS = 30
 TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
 DRY_RUN = [("dryRun", "All")]
+# How much longer than its timeoutSeconds the client waits for a watch's next byte: the apiserver ends the watch at
+# timeoutSeconds; only a peer that vanished without a word makes the client's own read timeout fire.
+WATCH_READ_SLACK = 10
+
+
+class WatchBroken(Exception):
+    """A watch that ended before its timeout: a dropped connection, an HTTP error, an ERROR event. ``expired``: the
+    resourceVersion it started from is too old (410 Gone), so the object must be read again before watching on."""
+
+    def __init__(self, reason, expired=False):
+        super().__init__(reason)
+        self.expired = expired
 
 
 def backoff(seconds=RETRY_SECONDS, clock=time.monotonic):
@@ -50,11 +63,12 @@ def backoff(seconds=RETRY_SECONDS, clock=time.monotonic):
 class KubeApi:
     """CRUD on objects given as plain dicts (API camelCase), with an API-call counter."""
 
-    def __init__(self, api_client, retry_seconds=RETRY_SECONDS, sleep=time.sleep):
+    def __init__(self, api_client, retry_seconds=RETRY_SECONDS, sleep=time.sleep, clock=time.monotonic):
         self._client = api_client
         self._discovered = {}
         self._retry_seconds = retry_seconds
         self._sleep = sleep
+        self._clock = clock
         self.calls = {"read": 0, "write": 0, "dry_run": 0}
 
     # --- discovery -------------------------------------------------------------------------
@@ -113,6 +127,49 @@ class KubeApi:
         listing = self._call("GET", self.path(api_version, kind, namespace), "list", kind + " objects", query=query)
         # List items leave out apiVersion and kind; callers get whole objects.
         return [dict(item, apiVersion=api_version, kind=kind) for item in listing.get("items", [])]
+
+    def watch(self, api_version, kind, namespace=None, name=None, label_selector=None, resource_version=None, timeout_seconds=60):
+        """``(type, object)`` per change (ADDED, MODIFIED, DELETED) of the kind's objects in ``namespace`` (or of the one
+        named) after ``resource_version``, for ``timeout_seconds`` at most; without a resourceVersion, the objects there
+        now come first as ADDED. Counted as one read. Never retried: it raises WatchBroken when it breaks, and the
+        caller reads the object again (a GET, with the retries of any call) before it watches on."""
+        query = [("watch", "1"), ("allowWatchBookmarks", "true"), ("timeoutSeconds", str(max(1, math.ceil(timeout_seconds))))]
+        if name:
+            query.append(("fieldSelector", "metadata.name=" + name))
+        if label_selector:
+            query.append(("labelSelector", label_selector))
+        if resource_version:
+            query.append(("resourceVersion", str(resource_version)))
+        what = _what(kind, name, namespace) if name else kind + " objects"
+        path = self.path(api_version, kind, namespace)
+        activity.note("watch", what)
+        self.calls["read"] += 1
+        ends = self._clock() + timeout_seconds
+        try:
+            response = self._client.call_api(
+                path, "GET", query_params=query, header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
+                _preload_content=False, _return_http_data_only=True, _request_timeout=(REQUEST_TIMEOUT[0], timeout_seconds + WATCH_READ_SLACK))
+        except ApiException as error:
+            raise WatchBroken(api_error("watch", what, error).msg, expired=error.status == 410) from error
+        except (Urllib3Error, OSError, http.client.HTTPException) as error:
+            raise WatchBroken("{0}: {1}".format(type(error).__name__, error)) from error
+        try:
+            for line in _lines(response.stream()):
+                event = json.loads(line)
+                if event["type"] == "ERROR":
+                    status = event.get("object") or {}
+                    raise WatchBroken(status.get("message") or "an ERROR event", expired=status.get("code") == 410)
+                if event["type"] != "BOOKMARK":
+                    yield event["type"], dict(event["object"], apiVersion=api_version, kind=kind)
+            if self._clock() < ends - 1:
+                # Closed cleanly long before its timeout (a proxy that cuts long requests): as good as broken.
+                raise WatchBroken("the watch ended before its timeout")
+        except (Urllib3Error, OSError, http.client.HTTPException, ValueError, KeyError) as error:
+            raise WatchBroken("{0}: {1}".format(type(error).__name__, error)) from error
+        finally:
+            # Left before its end (the caller has what it waited for): the connection, mid-stream, is not reusable.
+            response.close()
+            response.release_conn()
 
     def create(self, obj, namespace=None, dry_run=False):
         """POST; ``dry_run`` asks the apiserver for its verdict (validation, admission, RBAC, quota) without storing anything."""
@@ -218,6 +275,19 @@ def api_error(action, what, error):
     failure = ConflictError(action, what, reason) if error.status == 409 else VimError(action, what, reason)
     failure.status = error.status
     return failure
+
+
+def _lines(chunks):
+    """The lines of a streamed body, each as soon as its newline has come."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            if line.strip():
+                yield line
+    if pending.strip():
+        yield pending
 
 
 def _what(kind, name, namespace):

@@ -1,13 +1,21 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Polling until objects are ready or gone, with one deadline for the whole wait."""
+"""Waiting until objects are ready or gone, with one deadline for the whole wait.
+
+Each wait reads the object once (a GET), then follows a watch from the resourceVersion read, so it ends as soon as
+the change it waits for happens rather than at the next poll. A watch that breaks never fails the wait: the object is
+read again and watched from there, after a pause of ``wait_sleep`` unless only the resourceVersion had expired (410),
+so where watches keep failing (refused, cut again and again) the object is polled as before.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import WatchBroken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready, needs_wait
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import POD_SPEC_PATHS
 
@@ -40,21 +48,68 @@ def wait_ready(api, objects, deadline, result=None):
         if not needs_wait(obj["kind"]):
             live.append(obj)
             continue
-
-        def current(obj=obj, meta=meta):
-            found = api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace"))
-            return found if found is not None and is_ready(found) else None
-
-        live.append(deadline.poll(current, "{0} {1} to be ready".format(obj["kind"], meta["name"]), result))
+        what = "{0} {1} to be ready".format(obj["kind"], meta["name"])
+        live.append(follow(api, key_of(obj), deadline, _ready_or_none, what, result))
     return live
 
 
 def wait_gone(api, objects, deadline, result=None):
     """Wait until none of the objects exists any more."""
     for obj in objects:
-        meta = obj["metadata"]
-        deadline.poll(lambda obj=obj, meta=meta: api.get(obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace")) is None,
-                      "{0} {1} to be deleted".format(obj["kind"], meta["name"]), result)
+        follow(api, key_of(obj), deadline, _is_none, "{0} {1} to be deleted".format(obj["kind"], obj["metadata"]["name"]), result)
+
+
+def follow(api, key, deadline, done, what, result=None):
+    """``done(live)`` on the object (None while it does not exist) now and after each change, until it is truthy (its
+    value is returned); OperationTimeout (carrying ``result``) when the deadline passes first."""
+    for live in states(api, key, deadline):
+        value = done(live)
+        if value:
+            return value
+    raise OperationTimeout(what, deadline.seconds, result)
+
+
+def states(api, key, deadline):
+    """The object ``key`` (apiVersion, kind, name, namespace) as a GET finds it, then as it is after each change a
+    watch tells (None once deleted), until the deadline; a watch that breaks or ends is followed by a GET."""
+    live = api.get(*key)
+    yield live
+    while deadline.remaining() > 0:
+        with contextlib.closing(changes(api, key, version_of(live), deadline.remaining(), deadline)) as following:
+            yield from following
+        live = api.get(*key)
+        yield live
+
+
+def changes(api, key, version, seconds, deadline):
+    """The object after each change from ``version`` (None once deleted), for ``seconds`` at most; a watch that breaks
+    ends them, after a pause of one poll interval unless only its resourceVersion had expired."""
+    api_version, kind, name, namespace = key
+    events = api.watch(api_version, kind, namespace, name=name, resource_version=version, timeout_seconds=seconds)
+    try:
+        with contextlib.closing(events):
+            for event, obj in events:
+                yield None if event == "DELETED" else obj
+    except WatchBroken as broken:
+        if not broken.expired:
+            deadline.pause()
+
+
+def key_of(obj):
+    meta = obj["metadata"]
+    return obj["apiVersion"], obj["kind"], meta["name"], meta.get("namespace")
+
+
+def version_of(live):
+    return (live or {}).get("metadata", {}).get("resourceVersion")
+
+
+def _ready_or_none(live):
+    return live if live is not None and is_ready(live) else None
+
+
+def _is_none(live):
+    return live is None
 
 
 def wait_deleted(api, objects, deadline, no_progress_seconds=NO_PROGRESS_SECONDS, clock=time.monotonic):
@@ -82,10 +137,23 @@ def wait_deleted(api, objects, deadline, no_progress_seconds=NO_PROGRESS_SECONDS
             raise DeletionStalled(left, no_progress_seconds)
         return False
 
+    def next_change():
+        # Watch one object still there, one without finalizers first (it is the likeliest to go), until its first
+        # change; no longer than is left of the no-progress window, so that a stall is still named in time.
+        watched = min(seen["present"], key=lambda live: bool(live["metadata"].get("finalizers")))
+        window_left = no_progress_seconds - (clock() - seen["since"])
+        seconds = min(deadline.remaining(), window_left if window_left > 0 else no_progress_seconds)
+        with contextlib.closing(changes(api, key_of(watched), version_of(watched), seconds, deadline)) as watching:
+            next(watching, None)
+
     if not remaining:
         return
+    what = "the deletion of {0}".format(", ".join("{0} {1}".format(key[1], key[2]) for key in remaining))
     try:
-        deadline.poll(gone, "the deletion of {0}".format(", ".join("{0} {1}".format(key[1], key[2]) for key in remaining)))
+        while not gone():
+            if deadline.remaining() <= 0:
+                raise OperationTimeout(what, deadline.seconds)
+            next_change()
     except OperationTimeout as error:
         error.add_reason("still there: " + "; ".join(state_of(left_of(live)) for live in seen["present"]))
         raise

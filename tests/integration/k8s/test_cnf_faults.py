@@ -231,6 +231,32 @@ def test_connections_dropped_again_and_again_during_an_instantiate_are_retried(a
     assert len(created) == len(set(created)), sorted(created)
 
 
+def quiet(proxy, seconds=2.5):
+    """True when the client sent nothing through ``proxy`` for ``seconds``: a wait that polled would have asked again."""
+    sent = proxy.stats()["bytes_from_client"]
+    time.sleep(seconds)
+    return proxy.stats()["bytes_from_client"] == sent
+
+
+def test_a_watch_cut_during_the_wait_for_pods_is_watched_again_and_the_instantiate_completes(ansible_task, kube, k8s_lab, cnf, k8s_namespace,
+                                                                                             tmp_path):
+    ns = k8s_namespace
+    port = int(k8s_lab.lab.state()["ports"]["apiserver"])
+    with TcpProxy("127.0.0.1", port) as proxy:
+        via = kubeconfig_via(proxy, k8s_lab.kubeconfig, tmp_path / "via-proxy.kubeconfig")
+        task, _occ = held_instantiate(ansible_task, kube, ns, dict(cnf["instantiate"], kubeconfig=str(via)))
+        # Waiting on a watch: no request for longer than wait_sleep (1 s), the poll interval of a wait without one.
+        wait_for(lambda: quiet(proxy), "the wait for pods to follow a watch", timeout=30, sleep=0)
+        accepted = proxy.stats()["accepted"]
+        assert proxy.drop() >= 1
+        # It noticed the cut (a new connection: the GET and the new watch) and waits on a watch again.
+        wait_for(lambda: proxy.stats()["accepted"] > accepted and quiet(proxy), "the wait to watch again once its watch was cut", timeout=30, sleep=0)
+        unblock_pods(kube, ns)
+        done = task.wait()
+    assert not done.get("failed"), done.get("msg")
+    assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and len(owned(kube, ns)["configmaps"]) == CONFIG_MAPS
+
+
 def test_a_connection_lost_for_good_ends_the_run_and_its_lease_lets_a_later_run_take_over(ansible_task, kube, k8s_lab, cnf, k8s_namespace,
                                                                                           tmp_path):
     ns = k8s_namespace

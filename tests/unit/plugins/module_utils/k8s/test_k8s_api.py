@@ -13,7 +13,7 @@ from kubernetes.client.rest import ApiException
 from urllib3.exceptions import ProtocolError
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi, WatchBroken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client
 
 DISCOVERY = {
@@ -194,3 +194,103 @@ class RecordingTransport(FakeTransport):
     def call_api(self, path, method, **kwargs):
         self.kwargs.append(dict(kwargs, path=path))
         return super().call_api(path, method, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# watch: events streamed line by line; a watch that breaks raises WatchBroken (the waiter reads again).
+
+class Stream:
+    """A streamed answer: ``chunks`` (bytes, or an exception to raise there); records that it was closed."""
+
+    def __init__(self, chunks):
+        self.chunks, self.closed, self.released = chunks, False, False
+
+    def stream(self):
+        for chunk in self.chunks:
+            if isinstance(chunk, Exception):
+                raise chunk
+            yield chunk
+
+    def close(self):
+        self.closed = True
+
+    def release_conn(self):
+        self.released = True
+
+
+class WatchTransport(FakeTransport):
+    def __init__(self, answer):
+        super().__init__(answer)
+        self.queries = []
+
+    def call_api(self, path, method, **kwargs):
+        if "watch" not in dict(kwargs.get("query_params") or []):
+            return super().call_api(path, method, **kwargs)
+        self.queries.append((path, dict(kwargs["query_params"]), kwargs["_request_timeout"]))
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+def event(kind, version, **status):
+    return {"type": kind, "object": {"metadata": {"name": "vdu1", "resourceVersion": str(version)}, "status": status}}
+
+
+def lines(*events):
+    return b"".join(json.dumps(item).encode() + b"\n" for item in events)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_watch_streams_events_of_one_object_from_a_resource_version_skipping_bookmarks():
+    body = lines(event("MODIFIED", 2), {"type": "BOOKMARK", "object": {"metadata": {"resourceVersion": "3"}}}, event("DELETED", 4))
+    stream = Stream([body[:30], body[30:95], body[95:]])  # events split across chunks
+    transport = WatchTransport(stream)
+    clock = Clock()
+    api = KubeApi(transport, clock=clock)
+    watch = api.watch("apps/v1", "Deployment", "ns1", name="vdu1", resource_version="1", timeout_seconds=29.2)
+    first = next(watch)
+    assert first[0] == "MODIFIED" and first[1]["kind"] == "Deployment" and first[1]["apiVersion"] == "apps/v1"
+    clock.now = 30
+    assert [(kind, obj["metadata"]["resourceVersion"]) for kind, obj in watch] == [("DELETED", "4")]
+    path, query, timeout = transport.queries[0]
+    assert path == "/apis/apps/v1/namespaces/ns1/deployments"
+    assert query == {"watch": "1", "allowWatchBookmarks": "true", "timeoutSeconds": "30", "fieldSelector": "metadata.name=vdu1",
+                     "resourceVersion": "1"}
+    # The client waits for its next byte longer than the apiserver keeps the watch open.
+    assert timeout[1] > 29.2
+    assert api.calls["read"] == 2 and stream.closed and stream.released  # discovery and the watch
+
+
+def test_a_watch_left_early_closes_its_connection():
+    stream = Stream([lines(event("MODIFIED", 2), event("MODIFIED", 3))])
+    api = KubeApi(WatchTransport(stream))
+    watch = api.watch("apps/v1", "Deployment", "ns1", name="vdu1", resource_version="1", timeout_seconds=30)
+    next(watch)
+    watch.close()
+    assert stream.closed and stream.released
+
+
+@pytest.mark.parametrize("answer, expired", [
+    (Stream([lines(event("MODIFIED", 2)), ProtocolError("Connection broken", ConnectionResetError(104, "reset"))]), False),
+    (Stream([lines({"type": "ERROR", "object": {"kind": "Status", "code": 410, "message": "too old resource version: 1 (5)"}})]), True),
+    (Stream([lines({"type": "ERROR", "object": {"kind": "Status", "code": 500, "message": "internal error"}})]), False),
+    (api_error(410, "too old resource version"), True),
+    (api_error(403, "cannot watch deployments"), False),
+    (ProtocolError("Connection aborted", ConnectionRefusedError(111, "refused")), False),
+    (Stream([b"{not json\n"]), False),
+    (Stream([]), False),  # closed cleanly long before its timeout
+])
+def test_a_watch_that_breaks_raises_watch_broken_saying_whether_its_resource_version_expired(answer, expired):
+    api = KubeApi(WatchTransport(answer), sleep=pytest.fail)
+    with pytest.raises(WatchBroken) as broken:
+        list(api.watch("apps/v1", "Deployment", "ns1", name="vdu1", resource_version="1", timeout_seconds=30))
+    assert broken.value.expired is expired
+    if isinstance(answer, Stream):
+        assert answer.closed

@@ -218,6 +218,16 @@ class Clock:
         self.now += seconds
 
 
+def watching(kube, clock):
+    """``kube`` with a watch that sees no change: it ends at its timeout."""
+    def watch(*args, timeout_seconds=60, **kwargs):
+        clock.sleep(timeout_seconds)
+        yield from ()
+
+    kube.watch = watch
+    return kube
+
+
 def test_an_object_held_by_a_finalizer_is_named_with_it_once_nothing_progressed_for_the_window():
     clock = Clock()
     kube = FakeKube(config_map("held", finalizers=["example.com/hold"]), config_map("free"))
@@ -225,7 +235,7 @@ def test_an_object_held_by_a_finalizer_is_named_with_it_once_nothing_progressed_
     kube.delete("v1", "ConfigMap", "free", NS)
     objects = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": NS}} for name in ("held", "free")]
     with pytest.raises(DeletionStalled) as stalled:
-        wait_deleted(kube, objects, Deadline(600, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=30, clock=clock)
+        wait_deleted(watching(kube, clock), objects, Deadline(600, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=30, clock=clock)
     assert 30 <= clock.now < 40
     assert stalled.value.left == [{"apiVersion": "v1", "kind": "ConfigMap", "name": "held", "namespace": NS, "deleting": True,
                                    "finalizers": ["example.com/hold"]}]
@@ -246,7 +256,7 @@ def test_a_deletion_that_keeps_changing_is_progress_and_waits_until_the_timeout_
     kube.get = changing
     objects = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "busy", "namespace": NS}}]
     with pytest.raises(OperationTimeout) as timed_out:
-        wait_deleted(kube, objects, Deadline(100, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=30, clock=clock)
+        wait_deleted(watching(kube, clock), objects, Deadline(100, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=30, clock=clock)
     assert "still there: ConfigMap busy is being deleted, held by finalizers example.com/slow" in timed_out.value.msg
 
 
@@ -255,7 +265,7 @@ def test_objects_without_finalizers_are_never_called_held():
     kube = FakeKube(config_map("undeleted"))
     objects = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "undeleted", "namespace": NS}}]
     with pytest.raises(OperationTimeout, match="ConfigMap undeleted is not being deleted"):
-        wait_deleted(kube, objects, Deadline(60, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=10, clock=clock)
+        wait_deleted(watching(kube, clock), objects, Deadline(60, 2, clock=clock, sleeper=clock.sleep), no_progress_seconds=10, clock=clock)
 
 
 def test_a_namespace_is_held_by_content_with_finalizers_not_by_its_own_kubernetes_finalizer():
