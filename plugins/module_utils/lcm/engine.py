@@ -39,10 +39,13 @@ class Operation:
     left no other word), when that is more than ``instance``: e.g. the objects an instantiate may create.
     ``scripts``: the VNFD's interface scripts of the package the operation is given (interface_scripts.for_package), when
     they are not the ones ``instance``'s record keeps (instantiate, change of package).
+    ``after_record()``: clean-up once the op occ's end is recorded, never before (the rollback data an operation keeps:
+    were it deleted first, a crash in between would leave an op occ to roll back without its way back). Should it fail,
+    the operation has still ended: the result warns, and the next operation of the instance replaces what was left.
     """
 
     def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None,
-                 instance_while_running=None, scripts=None):
+                 instance_while_running=None, scripts=None, after_record=None):
         self.name = name
         self.request = request
         self.instance = instance
@@ -56,6 +59,7 @@ class Operation:
         self.diff = diff
         self.instance_while_running = instance_while_running or instance
         self.scripts = scripts
+        self.after_record = after_record
 
 
 class Runs:
@@ -197,6 +201,12 @@ def _run(operation, check_mode, diff_mode, now, resume):
         keeper.save(instance, [done] + others)
     result.update(progress.get("result") or {})
     result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
+    if operation.after_record is not None:
+        try:
+            operation.after_record()
+        except Exception as error:  # noqa: B902 - the operation has ended: what is left is reported, not raised
+            result.setdefault("warnings", []).append("{0} ended {1}, but its clean-up failed ({2}); the next operation of the instance "
+                                                     "cleans up again".format(operation.name, done["operationState"], describe_exception(error)))
     return result
 
 

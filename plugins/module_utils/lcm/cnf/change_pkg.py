@@ -103,7 +103,8 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
 
     # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
     return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
-                     instance_while_running=with_resources_of(instance, job), diff=change_diff(job), scripts=interface_scripts.recorded(final))
+                     instance_while_running=with_resources_of(instance, job), diff=change_diff(job), scripts=interface_scripts.recorded(final),
+                     after_record=lambda: drop_rollback(api, instance))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,7 +265,6 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
     progress["resourceChanges"] = vnfc_changes(before, result)
     if not rollback:
         progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
-    drop_rollback(api, instance)
     return result
 
 
@@ -340,7 +340,8 @@ def plan_retry(api, store, found, failed, package=None, waits=None, allow_script
 
     # The new package's scripts, as the change itself ran them.
     return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
-                     instance_while_running=with_resources_of(instance, document["job"]), scripts=interface_scripts.recorded(document["record"]))
+                     instance_while_running=with_resources_of(instance, document["job"]), scripts=interface_scripts.recorded(document["record"]),
+                     after_record=lambda: drop_rollback(api, instance))
 
 
 def plan_rollback(api, store, found, failed, waits=None):
@@ -359,7 +360,7 @@ def plan_rollback(api, store, found, failed, waits=None):
         return carry_out(api, instance, document, progress, waits, rollback=True)
 
     return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
-                     instance_while_running=with_resources_of(instance, document["job"]))
+                     instance_while_running=with_resources_of(instance, document["job"]), after_record=lambda: drop_rollback(api, instance))
 
 
 # ---------------------------------------------------------------------------------------------

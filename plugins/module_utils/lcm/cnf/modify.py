@@ -84,11 +84,10 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         result = refresh_vnfcs(api, modified, healed_ids=replaced)
         progress["resourceChanges"] = vnfc_changes(before, result)
         progress["result"] = {"replaced_pods": replaced_pods(before, result)}
-        drop_rollback(api, instance)
         return result
 
     return Operation(occ.MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
-                     diff=modify_diff(instance, modified, update))
+                     diff=modify_diff(instance, modified, update), after_record=None if update is None else lambda: drop_rollback(api, instance))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,11 +383,10 @@ def plan_rollback(api, store, found, failed, waits=None):
 
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
-        result = refresh_vnfcs(api, instance, healed_ids=replaced)
-        drop_rollback(api, instance)
-        return result
+        return refresh_vnfcs(api, instance, healed_ids=replaced)
 
-    return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
+    return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
+                     after_record=lambda: drop_rollback(api, instance))
 
 
 def plan_resume(api, store, found, failed, event, waits, package=None, params=None):

@@ -76,6 +76,23 @@ def test_success_records_processing_then_completed():
     assert result["vnf_lcm_op_occ"]["operation"] == "INSTANTIATE"
 
 
+def test_the_clean_up_after_the_record_runs_once_the_end_is_recorded_and_a_failing_one_only_warns():
+    store = MemoryStore()
+    op = operation(store)
+    op.after_record = lambda: store.writes.append(("clean-up",))
+    run(op, now=lambda: NOW)
+    assert [write[0] if write[0] == "clean-up" else write[2] for write in store.writes] == [["PROCESSING"], ["COMPLETED"], "clean-up"]
+
+    def fails():
+        raise OSError("connection reset")
+    op = operation(MemoryStore())
+    op.after_record = fails
+    result = run(op, now=lambda: NOW)
+    assert result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert result["warnings"] == ["INSTANTIATE ended COMPLETED, but its clean-up failed (OSError: connection reset); the next operation of "
+                                  "the instance cleans up again"]
+
+
 def test_failure_leaves_failed_temp_with_what_was_done():
     store = MemoryStore()
 
