@@ -1,0 +1,47 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Crash consistency at sampled writes: each operation's module SIGKILLed right after its k-th write to the Kubernetes
+API (crash_sweep.py), for k = 1, the last k, and right after the record's first write and the rollback data's write;
+then the documented recovery and the invariants. The full sweep (every k, both branches) is benchmarks/cnf_crash_sweep.py.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from labk8s.kubeapi import Api
+
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.crash_sweep import OPERATIONS, ROLLBACK, Sweep, new_namespace_maker, packages
+
+
+@pytest.fixture(scope="module")
+def sweep(k8s_lab, admin, tacker_packages, tmp_path_factory):
+    """One sweep for the file: the packages and each operation's counted run are shared; namespaces deleted at the end."""
+    make, made = new_namespace_maker(admin, "crash")
+    folder = tmp_path_factory.mktemp("crash")
+    built = packages(os.path.join(tacker_packages, "test_cnf_multi_ns"), folder)
+    yield Sweep(admin, None, str(k8s_lab.kubeconfig), built, folder, make)
+    for name in made:
+        admin.request("DELETE", "/api/v1/namespaces/{0}".format(name))
+
+
+@pytest.fixture(scope="module")
+def admin(k8s_lab):
+    return Api(k8s_lab.kubeconfig)
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+def test_a_kill_at_sampled_writes_is_recovered(sweep, ansible_task, operation):
+    sweep.run = ansible_task
+    ks = sweep.sampled_ks(operation)
+    failures = []
+    for k in ks:
+        # Rollback where the operation has one (it must give back the state before), else the retry.
+        case = sweep.case(operation, k, "rollback" if operation in ROLLBACK else "retry")
+        print("{0} k={1} {2}: {3} {4:.1f}s held {5}".format(operation, k, case.branch, "pass" if case.passed else "FAIL", case.seconds, case.held))
+        if not case.passed:
+            failures.append("k={0} ({1}; held {2}): {3}".format(k, case.left, case.held, case.problems))
+    assert not failures, "\n".join(failures)
