@@ -163,6 +163,9 @@ class Sweep:
         self.kube, self.run, self.kubeconfig, self.packages, self.folder = kube, run, kubeconfig, package_dirs, folder
         self.new_namespace = new_namespace
         self.counted = {}
+        # {operation: [namespaces in the state it starts from]}: what a rolled back case, a heal or a terminate left.
+        self.reusable = {}
+        self.share = False
 
     def auth(self, namespace, instance_id=None):
         args = {"kubeconfig": self.kubeconfig, "namespace": namespace, "wait_timeout": 120, "wait_sleep": 1}
@@ -176,8 +179,11 @@ class Sweep:
         return dict(self.auth(namespace), package=self.packages["v1"], vnf_instance_name=INSTANCE_NAME, request=request)
 
     def fresh(self, operation):
-        """A fresh namespace with what ``operation`` starts from (nothing for an instantiate, a terminated instance
-        for a vnf_delete, else an instantiated one), set up without the gate."""
+        """A namespace left by a case that ended where ``operation`` starts (``reusable``), else a fresh one with what it
+        starts from (nothing for an instantiate, a terminated instance for a vnf_delete, else an instantiated one),
+        set up without the gate."""
+        if self.reusable.get(operation):
+            return self.reusable[operation].pop()
         namespace = self.new_namespace()
         if operation == "instantiate":
             return namespace
@@ -216,6 +222,8 @@ class Sweep:
                 done = self.run(MODULES[operation], self.operation_args(operation, namespace))
             assert done.get("failed") is not True, done.get("msg")
             self.counted[operation] = {"writes": list(gate.writes), "before": before, "after": self.settled(namespace)}
+            if self.share and operation in ("heal", "terminate"):
+                self.keep(operation, "retry", namespace)
         return self.counted[operation]
 
     def sampled_ks(self, operation):
@@ -264,7 +272,16 @@ class Sweep:
         result.problems = self.recover(operation, branch, namespace, args, instance, occs, counted)
         result.passed = not result.problems
         result.seconds = time.monotonic() - started
+        if result.passed and self.share:
+            self.keep(operation, branch, namespace)
         return result
+
+    def keep(self, operation, branch, namespace):
+        """Share a namespace whose state is where an operation starts from: one instance setup fewer for it."""
+        if operation == "terminate":
+            self.reusable.setdefault("vnf_delete", []).append(namespace)
+        elif operation == "heal" or (branch == "rollback" and operation != "instantiate"):
+            self.reusable.setdefault(operation, []).append(namespace)
 
     def recover(self, operation, branch, namespace, args, instance, occs, counted):
         """The documented recovery, then the invariants: the problems found ([] when none)."""

@@ -23,7 +23,9 @@ def sweep(k8s_lab, admin, tacker_packages, tmp_path_factory):
     make, made = new_namespace_maker(admin, "crash")
     folder = tmp_path_factory.mktemp("crash")
     built = packages(os.path.join(tacker_packages, "test_cnf_multi_ns"), folder)
-    yield Sweep(admin, None, str(k8s_lab.kubeconfig), built, folder, make)
+    shared = Sweep(admin, None, str(k8s_lab.kubeconfig), built, folder, make)
+    shared.share = True
+    yield shared
     for name in made:
         admin.request("DELETE", "/api/v1/namespaces/{0}".format(name))
 

@@ -40,6 +40,13 @@ TIMEOUT = 30
 HOLD_LIMIT = 25
 
 
+class QuietServer(ThreadingHTTPServer):
+    """No traceback for an answer the apiserver no longer waits for (its caller was killed, so it gave up the request)."""
+
+    def handle_error(self, request, client_address):
+        pass
+
+
 class Webhook:
     """A ValidatingWebhookConfiguration served by this process; subclasses answer in ``decide``."""
 
@@ -51,7 +58,7 @@ class Webhook:
                         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(str(cert), str(key))
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server = QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
