@@ -33,7 +33,7 @@ for _path in os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep):
     if _path and _path not in sys.path:
         sys.path.append(_path)
 
-from ansible_collections.nfv.vnflcm.tests.integration.conftest import CALLBACK_PLUGINS, RunningTask  # noqa: E402
+from ansible_collections.nfv.vnflcm.tests.integration.conftest import CALLBACK_PLUGINS, TASK_NAME, RunningTask  # noqa: E402
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.crash_sweep import OPERATIONS, ROLLBACK, Sweep, new_namespace_maker, packages  # noqa: E402
 
 
@@ -44,7 +44,7 @@ def task_runner(folder: Path):
     def run(module, args, background=False):
         counter[0] += 1
         out, playbook = folder / "result-{0}.json".format(counter[0]), folder / "task-{0}.yml".format(counter[0])
-        task = {"name": "task", "nfv.vnflcm." + module: args, "register": "result", "ignore_errors": True}
+        task = {"name": TASK_NAME, "nfv.vnflcm." + module: args, "register": "result", "ignore_errors": True}
         playbook.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [task]}]))
         env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                    ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_CALLBACK_PLUGINS=CALLBACK_PLUGINS,
@@ -91,6 +91,8 @@ def main():
                         case.seconds = time.monotonic() - started
                         verdict = "skip" if case.skipped else "pass" if case.passed else "FAIL"
                         print("{0} k={1} {2}: {3} {4:.1f} s".format(operation, k, branch, verdict, case.seconds), file=sys.stderr)
+                        if not case.passed:
+                            print("  held {0}; the kill left {1}; {2}".format(case.held, case.left, "; ".join(case.problems)), file=sys.stderr)
                         cases.append(case)
         finally:
             lab.down(quiet=True)
