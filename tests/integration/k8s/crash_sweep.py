@@ -294,14 +294,14 @@ class Sweep:
             expected, expected_state = counted["after"], OP_OCCS.get(operation) and "COMPLETED"
         else:
             call = dict(self.auth(namespace, instance["id"]), action=branch)
-            if operation == "instantiate":
-                call["package"] = self.packages["v1"]
+            # A retry of these needs the package (vnf_lcm_op_occ's documentation): the one the operation was given.
+            call["package"] = args.get("package")
             done = self.run("vnf_lcm_op_occ", call)
             # Killed after it recorded its completion: nothing to act on (a retry says so, a rollback refuses).
             expected = counted["after"] if branch == "retry" or completed else counted["before"]
             expected_state = "COMPLETED" if completed else {"retry": "COMPLETED", "rollback": "ROLLED_BACK"}[branch]
         if done.get("failed") and not completed:
-            problems.append("recovery failed: {0}".format(str(done.get("msg"))[:400]))
+            return ["recovery failed: {0}".format(str(done.get("msg"))[:400])]
         _instance, occs = instance_of(self.kube, namespace)
         if expected_state and (not occs or occs[0]["operation"] != OP_OCCS[operation] or occs[0]["operationState"] != expected_state):
             head = occs[0] if occs else {}
