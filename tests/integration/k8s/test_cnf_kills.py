@@ -13,16 +13,11 @@ another, in a namespace of its own, shows that nothing of another instance is to
 
 from __future__ import annotations
 
-import base64
-import json
 import os
 import signal
-import ssl
-import subprocess
 import threading
 import urllib.parse
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -31,6 +26,7 @@ from labk8s.kubeapi import Api
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, record, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Webhook, module_process
 
 VNFD_ID = "5c0d0e1f-0000-4000-8000-00000000a111"
 FILES = {"config.yaml": [config_map("cm-vdu1", {"mode": "a"})],
@@ -231,76 +227,30 @@ def test_a_killed_terminate_is_retried_and_leaves_only_the_record_and_its_name(a
     assert versions(kube, bystander[0]["namespace"]) == bystander[1]
 
 
-class RecordDeleteHold:
-    """An admission webhook (HTTPS on 127.0.0.1) for DELETEs of one instance's record Secret: while ``holding``, it keeps
-    the apiserver (and so the caller) waiting for its answer until ``answer(allowed)``; dry runs and other times pass."""
+class RecordDeleteHold(Webhook):
+    """A webhook for DELETEs of one instance's record Secret: while ``holding``, it keeps the apiserver (and so the
+    caller) waiting for its answer until ``answer(allowed)``; dry runs and other times pass."""
 
     def __init__(self, kube, namespace, instance_id, folder):
-        self.kube, self.namespace, self.instance_id = kube, namespace, instance_id
+        super().__init__(kube, namespace, folder, "kills-{0}".format(namespace))
+        self.instance_id = instance_id
         self.holding = True
-        self.seen = []
         self.arrived, self.decided = threading.Event(), threading.Event()
         self.allowed = False
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-                        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(folder / "hook.key"), "-out", str(folder / "hook.crt")],
-                       check=True, capture_output=True)
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(str(folder / "hook.crt"), str(folder / "hook.key"))
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.name = "kills-{0}".format(namespace)
-        self.ca_bundle = base64.b64encode((folder / "hook.crt").read_bytes()).decode()
 
-    def _handler(self):
-        hold = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - the name http.server calls
-                review = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                request = review["request"]
-                dry_run = bool(request.get("dryRun"))
-                hold.seen.append((request["name"], dry_run))
-                allowed = True
-                if hold.holding and not dry_run:
-                    hold.arrived.set()
-                    hold.decided.wait(25)
-                    allowed = hold.allowed
-                response = {"uid": request["uid"], "allowed": allowed}
-                if not allowed:
-                    response["status"] = {"code": 403, "message": "held by the test"}
-                body = json.dumps({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": response}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        return Handler
+    def decide(self, request):
+        if self.holding and not request.get("dryRun"):
+            self.arrived.set()
+            self.decided.wait(25)
+            return self.allowed, "held by the test"
+        return True, ""
 
     def __enter__(self):
-        # Fail, not Ignore: an answer that never comes must not let the DELETE through. Only this record is selected.
-        self.kube.call("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {
-            "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration", "metadata": {"name": self.name},
-            "webhooks": [{
-                "name": "hold-record-delete.vnflcm-test.nfv", "admissionReviewVersions": ["v1"], "sideEffects": "None",
-                "failurePolicy": "Fail", "timeoutSeconds": 30,
-                "clientConfig": {"url": "https://127.0.0.1:{0}/".format(self.server.server_address[1]), "caBundle": self.ca_bundle},
-                "rules": [{"operations": ["DELETE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["secrets"], "scope": "Namespaced"}],
-                "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": self.namespace}},
-                "objectSelector": {"matchLabels": {"vnflcm.nfv/instance-id": self.instance_id, "vnflcm.nfv/record": "vnf-instance"}}}]})
-        # In force once the apiserver asks it about a dry-run delete of the record.
+        # Only this record is selected; in force once the apiserver asks it about a dry-run delete of the record.
         path = "/api/v1/namespaces/{0}/secrets/vnflcm-{1}?dryRun=All".format(self.namespace, self.instance_id)
-        try:
-            wait_for(lambda: self.kube.request("DELETE", path) and ("vnflcm-" + self.instance_id, True) in self.seen, "the webhook to be asked",
-                     timeout=30, sleep=0.2)
-        except BaseException:
-            self.__exit__()
-            raise
+        self.register([{"operations": ["DELETE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["secrets"], "scope": "Namespaced"}],
+                      object_selector={"matchLabels": {"vnflcm.nfv/instance-id": self.instance_id, "vnflcm.nfv/record": "vnf-instance"}},
+                      probe=lambda: self.kube.request("DELETE", path) and "vnflcm-" + self.instance_id)
         return self
 
     def answer(self, allowed):
@@ -310,41 +260,7 @@ class RecordDeleteHold:
 
     def __exit__(self, *exc):
         self.answer(False)
-        self.kube.request("DELETE", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/" + self.name)
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def module_process(root_pid, module):
-    """The pid of the Python process running ``module`` (AnsiballZ_<module>.py) under ``root_pid`` (ansible-playbook), or None.
-
-    The shell that starts it names the file too: the process wanted is the one furthest down the tree."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/{0}/cmdline".format(entry), "rb") as handle:
-                if "AnsiballZ_{0}.py".format(module).encode() not in handle.read():
-                    continue
-        except OSError:
-            continue
-        chain = ancestors(int(entry))
-        if root_pid in chain:
-            found.append((len(chain), int(entry)))
-    return max(found)[1] if found else None
-
-
-def ancestors(pid):
-    chain = []
-    while pid > 1:
-        try:
-            with open("/proc/{0}/stat".format(pid)) as handle:
-                pid = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            break
-        chain.append(pid)
-    return chain
+        self.close()
 
 
 def terminated(ansible_task, kube, spaces):
