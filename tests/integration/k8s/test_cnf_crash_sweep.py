@@ -35,23 +35,22 @@ def admin(k8s_lab):
     return Api(k8s_lab.kubeconfig)
 
 
-# Failures the sweep found, each a regression case below: (operation, branch) -> (which k, why). "last" is k = N - 1.
-DROPPED_EARLY = ("the rollback data is deleted (write N - 1) before the op occ's completion is recorded (write N): killed in "
-                 "between, the op occ is left PROCESSING without it, and its rollback ends ROLLED_BACK with the new objects still "
-                 "deployed and the record's VNFCs naming pods that are gone")
-KNOWN = {("container_update", "rollback"): ("last", DROPPED_EARLY), ("change_pkg", "rollback"): ("last", DROPPED_EARLY)}
+# Failures the sweep found, each a regression case below: (operation, branch) -> which k. "last" is k = N - 1: the rollback
+# data was deleted (write N - 1) before the op occ's completion was recorded (write N); killed in between, the op occ was
+# left PROCESSING without it, and its rollback ended ROLLED_BACK with the new objects still deployed. Now the end is
+# recorded first, and k = N - 1 is the kill between it and the deletion of the rollback data.
+FOUND = {("container_update", "rollback"): "last", ("change_pkg", "rollback"): "last"}
 
 
-def known_k(sweep, operation, branch):
-    which = KNOWN.get((operation, branch), (None,))[0]
-    return len(sweep.count(operation)["writes"]) - 1 if which == "last" else which
+def found_k(sweep, operation, branch):
+    return len(sweep.count(operation)["writes"]) - 1 if FOUND.get((operation, branch)) == "last" else None
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_a_kill_at_sampled_writes_is_recovered(sweep, ansible_task, operation):
     sweep.run = ansible_task
     branch = "rollback" if operation in ROLLBACK else "retry"
-    ks = [k for k in sweep.sampled_ks(operation) if k != known_k(sweep, operation, branch)]
+    ks = [k for k in sweep.sampled_ks(operation) if k != found_k(sweep, operation, branch)]
     failures = []
     for k in ks:
         # Rollback where the operation has one (it must give back the state before), else the retry.
@@ -62,9 +61,8 @@ def test_a_kill_at_sampled_writes_is_recovered(sweep, ansible_task, operation):
     assert not failures, "\n".join(failures)
 
 
-@pytest.mark.parametrize("operation,branch", [pytest.param(operation, branch, marks=pytest.mark.xfail(reason=why, strict=True))
-                                              for (operation, branch), (_which, why) in KNOWN.items()])
+@pytest.mark.parametrize("operation,branch", sorted(FOUND))
 def test_a_failure_the_sweep_found(sweep, ansible_task, operation, branch):
     sweep.run = ansible_task
-    case = sweep.case(operation, known_k(sweep, operation, branch), branch)
+    case = sweep.case(operation, found_k(sweep, operation, branch), branch)
     assert case.passed, "{0}: {1}".format(case.left, case.problems)
