@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
@@ -56,6 +57,7 @@ class KubeApi:
         self._retry_seconds = retry_seconds
         self._sleep = sleep
         self.calls = {"read": 0, "write": 0, "dry_run": 0}
+        self._calls_lock = threading.Lock()  # calls are made from worker threads too (common/pool.py)
 
     # --- discovery -------------------------------------------------------------------------
     def resource(self, api_version, kind):
@@ -153,7 +155,8 @@ class KubeApi:
     # --- transport -------------------------------------------------------------------------
     def _call(self, method, path, action, what, body=None, query=None, content_type=None, missing_ok=False, dry_run=False):
         activity.note(action + (" (dry run)" if dry_run else ""), what)
-        self.calls["dry_run" if dry_run else "read" if method == "GET" else "write"] += 1
+        with self._calls_lock:
+            self.calls["dry_run" if dry_run else "read" if method == "GET" else "write"] += 1
         headers = {"Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = content_type or "application/json"
