@@ -57,7 +57,7 @@ def settle(call, items, workers=WORKERS):
         work()
         return outcomes
     threads = []
-    for _ in range(min(workers, len(items))):
+    while len(threads) < min(workers, len(items)):
         thread = threading.Thread(target=work, name="vim-call", daemon=True)
         try:
             thread.start()
