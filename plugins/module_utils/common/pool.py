@@ -16,9 +16,10 @@ import threading
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import carry_budget
 
-# Calls in flight at once: enough to hide the round trip of a busy API server, few enough that one
-# operation does not crowd out the others an API server serves (kubectl's client allows 5 requests a
-# second by default, with a burst of 10).
+# Calls in flight at once. Waiting for answers is what they hide: with a few ms of network between module and API
+# server, 200 dry runs take about a sixth of the time one by one take. More would take a larger share of the API
+# server's in-flight requests (--max-mutating-requests-inflight, 200 by default, for all its clients) and of the
+# connections the module opens, for little more gain.
 WORKERS = 8
 
 
