@@ -24,5 +24,10 @@ def last_step():
     return getattr(_current, "step", None)
 
 
+def restore(step):
+    """Make ``step`` (a :func:`last_step` of another thread) this thread's: a worker's failure, raised here, names its call."""
+    _current.step = step
+
+
 def forget():
     _current.step = None

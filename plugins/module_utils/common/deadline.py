@@ -61,3 +61,17 @@ def retry_seconds(default, clock=time.monotonic):
     """``default``, or less when a :func:`retry_budget` of this thread ends sooner."""
     end = getattr(_budget, "end", None)
     return default if end is None else max(0.0, min(default, end - clock()))
+
+
+def carry_budget(call):
+    """``call`` made, in whatever thread calls it, under this thread's :func:`retry_budget` (a worker thread's own is empty)."""
+    end = getattr(_budget, "end", None)
+
+    def under_caller_budget(*args, **kwargs):
+        previous = getattr(_budget, "end", None)
+        _budget.end = end
+        try:
+            return call(*args, **kwargs)
+        finally:
+            _budget.end = previous
+    return under_caller_budget

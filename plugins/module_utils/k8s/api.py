@@ -18,6 +18,7 @@ from __future__ import annotations
 import http.client
 import json
 import math
+import threading
 import time
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
@@ -70,6 +71,7 @@ class KubeApi:
         self._sleep = sleep
         self._clock = clock
         self.calls = {"read": 0, "write": 0, "dry_run": 0}
+        self._calls_lock = threading.Lock()  # calls are made from worker threads too (common/pool.py)
 
     # --- discovery -------------------------------------------------------------------------
     def resource(self, api_version, kind):
@@ -143,7 +145,8 @@ class KubeApi:
         what = _what(kind, name, namespace) if name else kind + " objects"
         path = self.path(api_version, kind, namespace)
         activity.note("watch", what)
-        self.calls["read"] += 1
+        with self._calls_lock:
+            self.calls["read"] += 1
         ends = self._clock() + timeout_seconds
         try:
             response = self._client.call_api(
@@ -210,7 +213,8 @@ class KubeApi:
     # --- transport -------------------------------------------------------------------------
     def _call(self, method, path, action, what, body=None, query=None, content_type=None, missing_ok=False, dry_run=False):
         activity.note(action + (" (dry run)" if dry_run else ""), what)
-        self.calls["dry_run" if dry_run else "read" if method == "GET" else "write"] += 1
+        with self._calls_lock:
+            self.calls["dry_run" if dry_run else "read" if method == "GET" else "write"] += 1
         headers = {"Accept": "application/json"}
         if body is not None:
             headers["Content-Type"] = content_type or "application/json"

@@ -11,6 +11,7 @@ import traceback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ARG_SPEC, K8S_AUTH_ENV, K8S_PROXY_HEADERS_ENV, VIM_SHARED_ARG_SPEC
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import WORKERS
 
 try:
     from kubernetes import client as k8s_client
@@ -75,6 +76,8 @@ def build_api_client(options):
     except (ConfigException, OSError) as error:
         raise VimError("load", "kubeconfig", str(error)) from error
     _apply_overrides(configuration, options)
+    # A connection per call in flight (common/pool.py): fewer, and urllib3 would open and drop extra ones.
+    configuration.connection_pool_maxsize = max(configuration.connection_pool_maxsize or 0, WORKERS)
     client = k8s_client.ApiClient(configuration)
     _impersonate(client, options.get("impersonate_user"), options.get("impersonate_groups"))
     hide_in_output(*(configuration.api_key or {}).values())

@@ -60,6 +60,19 @@ def sort_for_create(manifests):
     return sorted(manifests, key=lambda item: create_rank(kind_of(item)))
 
 
+def create_waves(manifests):
+    """Manifest records (or plain objects) in create order, in waves of one kind each: what an object needs (its
+    namespace, quota, account, config, role, CRD) is in an earlier wave, and the objects of a wave, which do not
+    need each other, may be created together. Unknown kinds keep their def-file order: a wave per run of one kind."""
+    waves = []
+    for item in sort_for_create(manifests):
+        if waves and kind_of(waves[-1][-1]) == kind_of(item):
+            waves[-1].append(item)
+        else:
+            waves.append([item])
+    return waves
+
+
 def sort_for_delete(objects):
     """Manifest records (or plain objects) in delete order: the reverse of the create order."""
     return list(reversed(sort_for_create(objects)))

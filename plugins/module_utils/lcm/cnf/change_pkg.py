@@ -14,10 +14,12 @@ The record changes only when the job is done.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
@@ -176,16 +178,19 @@ def dry_run_job(api, instance_id, job, records, live):
     ``live``: the objects as read for the plan (their resourceVersion makes the dry-run update conditional, as the update will be).
     """
     files = {object_key(record): record for record in records}
+    # Dry runs store nothing, so none depends on another: they are made together, the first refusal in job order raised.
+    checks = []
     for step in job["steps"]:
         for entry in step["actions"]:
             record = files.get((entry["kind"], entry["name"])) or {"object": identity(entry)}
             if entry["do"] == change.CREATE:
-                judged(WHAT, record, create_or_adopt, api, entry["object"], instance_id, dry_run=True)
+                checks.append(functools.partial(judged, WHAT, record, create_or_adopt, api, entry["object"], instance_id, dry_run=True))
             elif entry["do"] in (change.UPDATE, change.CONTENT) and live.get((entry["kind"], entry["name"])) is not None:
-                judged(WHAT, record, api.replace, written_over(live[(entry["kind"], entry["name"])], entry), dry_run=True)
+                checks.append(functools.partial(judged, WHAT, record, api.replace, written_over(live[(entry["kind"], entry["name"])], entry), dry_run=True))
             elif entry["do"] == change.RESTART:
-                judged(WHAT, record, api.patch, entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"), entry["patch"], STRATEGIC,
-                       dry_run=True)
+                checks.append(functools.partial(judged, WHAT, record, api.patch, entry["apiVersion"], entry["kind"], entry["name"], entry.get("namespace"),
+                                                entry["patch"], STRATEGIC, dry_run=True))
+    call_each(checks)
 
 
 # ---------------------------------------------------------------------------------------------

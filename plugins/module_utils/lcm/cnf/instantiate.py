@@ -10,11 +10,13 @@ Nothing here writes before the plan is complete; the writes happen in the operat
 from __future__ import annotations
 
 import copy
+import functools
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import first_error, run_all, settle
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_create, sort_for_delete
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import create_waves, sort_for_create, sort_for_delete
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_record
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, with_replicas
@@ -120,9 +122,11 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
 
     def execute(progress):
         created = progress.setdefault("created", list(claimed))
-        for obj in others:
-            create_or_adopt(api, obj, instance["id"])
-            created.append(ref(obj))
+        create = functools.partial(create_or_adopt, api, instance_id=instance["id"])
+        for wave in create_waves(others):
+            outcomes = settle(create, wave)
+            created.extend(ref(obj) for obj, outcome in zip(wave, outcomes) if outcome is not None and outcome.error is None)
+            first_error(outcomes)
         result = dict(instance, instantiationState=INSTANTIATED)
         result = with_namespace(result, namespace)
         private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records),
@@ -181,11 +185,12 @@ def placed_questions(api, reviews, namespace):
 
 def dry_run_questions(api, questions):
     """The API server's verdict on asking each review (may this user ask it, is it valid), before the first write."""
-    for question in questions:
+    def dry_run(question):
         try:
             judged(INSTANTIATE_VNF_REQUEST, question, api.ask, question["object"], question["namespace"], dry_run=True)
         except VimError as error:
             raise ValidationError(INSTANTIATE_VNF_REQUEST, question["file"], error.reason)
+    run_all(dry_run, questions)
 
 
 def shown_question(question):
@@ -194,12 +199,14 @@ def shown_question(question):
 
 def dry_run_creates(api, records, instance_id, what=INSTANTIATE_VNF_REQUEST):
     """Ask the API server to create each object without storing it: RBAC, admission, quota, validation and size
-    are judged before anything is written. An object that exists must be this instance's (a retry)."""
-    for record in records:
+    are judged before anything is written. An object that exists must be this instance's (a retry). The dry runs
+    store nothing, so none depends on another: they are made together (common/pool.py)."""
+    def dry_run(record):
         try:
             judged(what, record, create_or_adopt, api, record["object"], instance_id, dry_run=True)
         except ConflictError as error:
             raise ValidationError(what, record.get("file"), "{0}: {1}".format(describe(record), error.reason))
+    run_all(dry_run, records)
 
 
 def instantiation_summary(request, namespace):

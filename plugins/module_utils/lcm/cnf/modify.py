@@ -13,9 +13,11 @@ container update, from what the operation deployed back to what was there before
 from __future__ import annotations
 
 import copy
+import functools
 import posixpath
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, kind_of, load_manifests, name_of, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
@@ -166,15 +168,19 @@ def dry_run_update(api, instance, update):
     plan = update["plan"]
     config = plan["configmaps_secrets"]
     live, new = update["live_config"], update["new_config"]
+    # Dry runs store nothing, so none depends on another: they are made together, the first refusal in this order raised.
+    checks = []
     for key in [(entry["kind"], entry["name"]) for entry in config["update"]]:
-        judged(MODIFY_REQUEST, {"object": new[key]}, api.replace, with_content(live[key], new[key]), dry_run=True)
+        checks.append(functools.partial(judged, MODIFY_REQUEST, {"object": new[key]}, api.replace, with_content(live[key], new[key]), dry_run=True))
     for key in [(entry["kind"], entry["name"]) for entry in config["create"]]:
-        judged(MODIFY_REQUEST, {"object": new[key]}, create_or_adopt, api, label_object(new[key], instance_id), instance_id, dry_run=True)
+        checks.append(functools.partial(judged, MODIFY_REQUEST, {"object": new[key]}, create_or_adopt, api, label_object(new[key], instance_id),
+                                        instance_id, dry_run=True))
     for entry in plan["restart"] + plan["template_only"]:
         if entry["action"] != ACTION_RECREATE:
             workload = {"apiVersion": API_VERSIONS[entry["kind"]], "kind": entry["kind"], "metadata": {"name": entry["name"], "namespace": namespace}}
-            judged(MODIFY_REQUEST, {"object": workload}, api.patch, workload["apiVersion"], entry["kind"], entry["name"], namespace, entry["patch"],
-                   STRATEGIC, dry_run=True)
+            checks.append(functools.partial(judged, MODIFY_REQUEST, {"object": workload}, api.patch, workload["apiVersion"], entry["kind"], entry["name"],
+                                            namespace, entry["patch"], STRATEGIC, dry_run=True))
+    call_each(checks)
 
 
 def container_update(plan, files, target, new_records, live):

@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import copy
+import functools
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
@@ -125,10 +127,8 @@ def with_counts(instance, counts):
 
 def dry_run_replicas(api, targets, what):
     """The API server's verdict on each replicas patch of a scale."""
-    for obj, count in targets:
-        meta = obj["metadata"]
-        judged(what, {"object": obj}, api.patch, obj["apiVersion"], obj["kind"], meta["name"], meta["namespace"], {"spec": {"replicas": count}},
-               dry_run=True)
+    call_each([functools.partial(judged, what, {"object": obj}, api.patch, obj["apiVersion"], obj["kind"], obj["metadata"]["name"],
+                                 obj["metadata"]["namespace"], {"spec": {"replicas": count}}, dry_run=True) for obj, count in targets])
 
 
 def plan_scale_rollback(api, store, found, failed, waits=None):

@@ -12,6 +12,7 @@ import pytest
 from kubernetes.client.rest import ApiException
 from urllib3.exceptions import ProtocolError
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import pool
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi, WatchBroken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client
@@ -294,3 +295,10 @@ def test_a_watch_that_breaks_raises_watch_broken_saying_whether_its_resource_ver
     assert broken.value.expired is expired
     if isinstance(answer, Stream):
         assert answer.closed
+
+
+def test_calls_made_from_worker_threads_are_all_counted():
+    api = KubeApi(FakeTransport({"metadata": {"name": "x"}}))
+    api.resource("v1", "Pod")
+    pool.run_all(lambda index: api.get("v1", "Pod", "p{0}".format(index), "ns1"), range(400))
+    assert api.calls["read"] == 401

@@ -10,6 +10,7 @@ import base64
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ENV
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import WORKERS
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options, self_sufficient
 
 KUBECONFIG = {
@@ -79,6 +80,11 @@ def test_host_and_token_alone_build_a_client_without_reading_any_kubeconfig(monk
     assert namespace is None
     assert client.configuration.host == "https://10.0.0.9:6443"
     assert client.configuration.api_key == {"authorization": "Bearer t0k"}
+
+
+def test_the_connection_pool_holds_a_connection_for_every_call_made_at_once():
+    client, _namespace = build_api_client({"host": "https://10.0.0.9:6443", "api_key": "t0k"})
+    assert client.rest_client.pool_manager.connection_pool_kw["maxsize"] >= WORKERS
 
 
 def test_username_and_password_are_sent_as_http_basic_auth():

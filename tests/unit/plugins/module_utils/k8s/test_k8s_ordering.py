@@ -40,6 +40,18 @@ def test_unknown_kinds_come_last_in_file_order(k8s_record):
     assert ordering.sort_for_delete(records) == list(reversed(created))
 
 
+def test_create_waves_are_one_kind_each_in_create_order_and_unknown_kinds_keep_their_file_order(k8s_record):
+    records = [
+        k8s_record("Deployment", "d1"), k8s_record("ConfigMap", "c1"), k8s_record("Widget", "w1"), k8s_record("ServiceAccount", "sa"),
+        k8s_record("ConfigMap", "c2"), k8s_record("Gadget", "g1"), k8s_record("Widget", "w2"), k8s_record("Deployment", "d2"),
+        k8s_record("Secret", "s1"), k8s_record("Namespace", "ns"),
+    ]
+    waves = [[r["object"]["metadata"]["name"] for r in wave] for wave in ordering.create_waves(records)]
+    assert waves == [["ns"], ["sa"], ["s1"], ["c1", "c2"], ["d1", "d2"], ["w1"], ["g1"], ["w2"]]
+    assert [item for wave in ordering.create_waves(records) for item in wave] == ordering.sort_for_create(records)
+    assert ordering.create_waves([]) == []
+
+
 def test_equal_kinds_keep_their_order(k8s_record):
     records = [k8s_record("ConfigMap", name) for name in ("c", "a", "b")]
     assert [r["object"]["metadata"]["name"] for r in ordering.sort_for_create(records)] == ["c", "a", "b"]
