@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -33,12 +34,14 @@ def claim_expired(claimed_at, now, grace_seconds):
 def may_take_over(instance, held, holder_name, now, grace_seconds, where):
     """The rule of both VIMs' claims, for ``instance`` meeting the claim ``held`` of its name: False when the claim is the
     instance's own (a retry), True when it may be taken over (its instance has another name now, or has no record and
-    the claim is older than ``grace_seconds``); else ConflictError: another instance has the name or is being created.
-    ``holder_name(instance_id)``: the name of that instance's record, None when there is none."""
+    the claim is older than ``grace_seconds`` or its runner, a process of this machine, is gone); else ConflictError:
+    another instance has the name or is being created. ``holder_name(instance_id)``: the name of that instance's
+    record, None when there is none."""
     if held.get("vnfInstanceId") == instance["id"]:
         return False
     holder = holder_name(held["vnfInstanceId"]) if held.get("vnfInstanceId") else None
-    if holder == instance["vnfInstanceName"] or (holder is None and not claim_expired(held.get("claimedAt"), now, grace_seconds)):
+    if holder == instance["vnfInstanceName"] or (holder is None and not claim_expired(held.get("claimedAt"), now, grace_seconds)
+                                                 and not runner_is_gone(held.get("runner"))):
         raise name_held(instance["vnfInstanceName"], where, held)
     return True
 

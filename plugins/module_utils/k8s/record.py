@@ -20,6 +20,7 @@ import re
 import zlib
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import check_namespace_name, instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import (
     INSTANCE_ID_LABEL,
@@ -199,13 +200,15 @@ def name_claim_secret(instance, namespace, op_occ_id, claimed_at):
     labels = ownership_labels(instance["id"])
     labels[INSTANCE_NAME_HASH_LABEL] = name_hash(name)
     labels[RECORD_LABEL] = NAME_CLAIM_LABEL_VALUE
-    claim = {"vnfInstanceId": instance["id"], "vnfInstanceName": name, "vnfLcmOpOccId": op_occ_id, "claimedAt": claimed_at}
+    # The runner: a later run that finds no record behind the claim and its runner gone takes it over without waiting.
+    claim = {"vnfInstanceId": instance["id"], "vnfInstanceName": name, "vnfLcmOpOccId": op_occ_id, "claimedAt": claimed_at,
+             "runner": this_runner()}
     return {"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {RECORD_KEY: encode_document(claim)},
             "metadata": {"name": name_claim_name(name), "namespace": namespace, "labels": labels,
                          "annotations": {FORMAT_ANNOTATION: FORMAT_VERSION}}}
 
 
 def read_name_claim(secret):
-    """``{"vnfInstanceId", "vnfInstanceName", "vnfLcmOpOccId", "claimedAt"}`` of a claim Secret."""
+    """``{"vnfInstanceId", "vnfInstanceName", "vnfLcmOpOccId", "claimedAt", "runner"}`` of a claim Secret."""
     metadata = (secret or {}).get("metadata") or {}
     return decode_record(((secret or {}).get("data") or {}).get(RECORD_KEY), "name claim {0}/{1}".format(metadata.get("namespace"), metadata.get("name")))

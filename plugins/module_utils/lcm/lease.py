@@ -16,13 +16,12 @@ synchronised (NTP), as Kubernetes' own leases assume.
 from __future__ import annotations
 
 import datetime
-import os
-import socket
 import threading
-import uuid
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import retry_budget
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+# The lease's runner is this process (common/runner.py: the name claims record it too).
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone, this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 LEASE = "lease"
@@ -31,52 +30,6 @@ MIN_SECONDS = 3
 # Running states: the ones that hold a lease.
 RUNNING = frozenset((occ.PROCESSING, occ.ROLLING_BACK))
 LIVE, EXPIRED, GONE = "live", "expired", "runner gone"
-
-
-# ---------------------------------------------------------------------------------------------
-# This process
-
-def _read(path):
-    try:
-        with open(path) as handle:
-            return handle.read().strip()
-    except OSError:
-        return None
-
-
-def process_start(pid):
-    """The start time of process ``pid`` (clock ticks since boot), or None when there is no such process."""
-    stat = _read("/proc/{0}/stat".format(pid))
-    if not stat:
-        return None
-    # The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    return stat.rsplit(")", 1)[-1].split()[19]
-
-
-def _pid_namespace(pid="self"):
-    try:
-        return os.readlink("/proc/{0}/ns/pid".format(pid))
-    except OSError:
-        return None
-
-
-def this_runner():
-    """The identity of this process as a lease records it."""
-    return {"runId": str(uuid.uuid4()), "host": socket.gethostname(), "pid": os.getpid(),
-            "bootId": _read("/proc/sys/kernel/random/boot_id"), "pidNamespace": _pid_namespace(),
-            "processStart": process_start(os.getpid())}
-
-
-def runner_is_gone(lease):
-    """True when the lease's runner was a process of this machine (same boot, same pid namespace) that no longer runs.
-
-    None when that cannot be told from here (another machine or container): then only the expiry counts.
-    """
-    here = this_runner()
-    if not lease or any(lease.get(key) != here[key] for key in ("host", "bootId", "pidNamespace")) or not here["bootId"]:
-        return None
-    started = process_start(lease.get("pid"))
-    return started is None or started != lease.get("processStart")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import copy
 import datetime
+import subprocess
+import sys
 
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name, name_claim_secret, read_name_claim
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import RECORD_KEY, encode_document, name_claim_name, name_claim_secret, read_name_claim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import CLAIM_GRACE_SECONDS, SecretRecordStore
 
 NS = "tenant-a"
@@ -88,6 +90,18 @@ def test_the_claim_of_a_run_killed_before_its_record_is_its_own_retry_and_anothe
     with pytest.raises(ConflictError, match="is being created by run occ-1"):
         store.claim_name(instance("id-2"), "occ-2", now=NOW + datetime.timedelta(seconds=CLAIM_GRACE_SECONDS - 1))
     store.claim_name(instance("id-2"), "occ-2", now=NOW + datetime.timedelta(seconds=CLAIM_GRACE_SECONDS + 1))
+    assert read_name_claim(api.items[name_claim_name("web")])["vnfInstanceId"] == "id-2"
+
+
+def test_the_claim_of_a_run_killed_before_its_record_is_taken_over_at_once_when_its_runner_is_gone_from_this_machine():
+    api = Secrets()
+    store = SecretRecordStore(api, NS)
+    claim = name_claim_secret(instance("id-1"), NS, "occ-1", NOW.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    gone = dict(read_name_claim(claim)["runner"], pid=child.pid)
+    api.create(dict(claim, data={RECORD_KEY: encode_document(dict(read_name_claim(claim), runner=gone))}))
+    store.claim_name(instance("id-2"), "occ-2", now=NOW + datetime.timedelta(seconds=1))
     assert read_name_claim(api.items[name_claim_name("web")])["vnfInstanceId"] == "id-2"
 
 

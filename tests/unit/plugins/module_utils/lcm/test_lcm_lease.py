@@ -15,6 +15,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 
 NOW = datetime.datetime(2026, 11, 22, 5, 0, 0, tzinfo=datetime.timezone.utc)
@@ -76,7 +77,7 @@ def test_this_process_is_alive_and_an_exited_one_is_gone():
     assert lease.runner_is_gone(me) is False
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     child.wait()
-    assert lease.runner_is_gone(dict(me, pid=child.pid, processStart=lease.process_start(os.getpid()))) is True
+    assert lease.runner_is_gone(dict(me, pid=child.pid, processStart=runner.process_start(os.getpid()))) is True
     # A pid that was reused by another process is not the runner: its start time differs.
     assert lease.runner_is_gone(dict(me, processStart="1")) is True
     # Another machine: only the expiry can tell.
