@@ -2,8 +2,10 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Crash consistency at sampled writes: each operation's module SIGKILLed right after its k-th write to the Kubernetes
-API (crash_sweep.py), for k = 1, the last k, and right after the record's first write and the rollback data's write;
-then the documented recovery and the invariants. The full sweep (every k, both branches) is benchmarks/cnf_crash_sweep.py.
+API (crash_sweep.py), then the documented recovery and the invariants. Within the suite's time: per operation the
+last of its sampled writes (k = N - 1: all its writes but the record of its end, or the one after its rollback data
+where N - 1 is a regression case below), with the rollback where it has one; and the cases the sweep found. The full
+sweep (every k, both branches) is benchmarks/cnf_crash_sweep.py.
 """
 
 from __future__ import annotations
@@ -35,22 +37,25 @@ def admin(k8s_lab):
     return Api(k8s_lab.kubeconfig)
 
 
-# Failures the sweep found, each a regression case below: (operation, branch) -> which k. "last" is k = N - 1: the rollback
-# data was deleted (write N - 1) before the op occ's completion was recorded (write N); killed in between, the op occ was
-# left PROCESSING without it, and its rollback ended ROLLED_BACK with the new objects still deployed. Now the end is
-# recorded first, and k = N - 1 is the kill between it and the deletion of the rollback data.
-FOUND = {("container_update", "rollback"): "last", ("change_pkg", "rollback"): "last"}
+# Failures the sweep found, each a regression case below: (operation, branch) -> which k.
+# "last" is k = N - 1: the rollback data was deleted (write N - 1) before the op occ's completion was recorded (write
+# N); killed in between, the op occ was left PROCESSING without it, and its rollback ended ROLLED_BACK with the new
+# objects still deployed. Now the end is recorded first, and k = N - 1 is the kill between it and the deletion.
+# "first" is k = 1, an instantiate killed between the claim of its name and its record: its re-run was refused for the
+# claim's 60 s grace; now the claim names its runner, which is gone, and the re-run takes it over at once.
+FOUND = {("container_update", "rollback"): "last", ("change_pkg", "rollback"): "last", ("instantiate", "retry"): "first"}
 
 
 def found_k(sweep, operation, branch):
-    return len(sweep.count(operation)["writes"]) - 1 if FOUND.get((operation, branch)) == "last" else None
+    which = FOUND.get((operation, branch))
+    return len(sweep.count(operation)["writes"]) - 1 if which == "last" else 1 if which == "first" else None
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_a_kill_at_sampled_writes_is_recovered(sweep, ansible_task, operation):
     sweep.run = ansible_task
     branch = "rollback" if operation in ROLLBACK else "retry"
-    ks = [k for k in sweep.sampled_ks(operation) if k != found_k(sweep, operation, branch)]
+    ks = [k for k in sweep.sampled_ks(operation) if k != found_k(sweep, operation, branch)][-1:]
     failures = []
     for k in ks:
         # Rollback where the operation has one (it must give back the state before), else the retry.

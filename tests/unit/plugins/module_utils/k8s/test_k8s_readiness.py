@@ -10,6 +10,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
+from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 
 
 def obj(kind, spec=None, status=None, generation=1, **meta):
@@ -39,17 +40,6 @@ def test_readiness_by_kind(kind, spec, status, ready):
 def test_a_terminating_pod_is_not_ready():
     pod = obj("Pod", status={"conditions": [{"type": "Ready", "status": "True"}]}, deletionTimestamp="2026-11-22T00:00:00Z")
     assert is_ready(pod) is False
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
 
 
 def test_deadline_polls_until_done():

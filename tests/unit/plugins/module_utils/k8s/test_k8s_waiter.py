@@ -13,19 +13,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import WatchBroken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled, wait_deleted, wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 
 NS = "tenant-a"
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
 
 
 class FakeApi:
@@ -81,14 +71,14 @@ def deadline(clock, seconds=60, sleep=1):
 
 
 def test_an_object_ready_at_once_is_read_once_and_not_watched():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1, ready=True))
     assert wait_ready(api, [REF], deadline(clock))[0]["metadata"]["resourceVersion"] == "1"
     assert api.gets == 1 and api.watched == [] and clock.now == 0
 
 
 def test_the_wait_ends_on_the_event_that_makes_the_object_ready_without_sleeping():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[0.3, ("MODIFIED", deployment(2)), 0.2, ("MODIFIED", deployment(3, ready=True))]])
     live = wait_ready(api, [REF], deadline(clock))
     assert live[0]["metadata"]["resourceVersion"] == "3" and is_ready_now(live[0])
@@ -101,7 +91,7 @@ def is_ready_now(live):
 
 
 def test_a_dropped_watch_falls_back_to_a_get_after_one_poll_interval_which_finds_it_ready():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[2, ("SET", deployment(2, ready=True)), WatchBroken("ProtocolError: connection reset")]])
     live = wait_ready(api, [REF], deadline(clock, sleep=1))
     assert live[0]["metadata"]["resourceVersion"] == "2"
@@ -109,7 +99,7 @@ def test_a_dropped_watch_falls_back_to_a_get_after_one_poll_interval_which_finds
 
 
 def test_a_dropped_watch_not_yet_done_is_watched_again_from_the_version_read_after_it():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[("SET", deployment(4)), WatchBroken("ProtocolError: connection reset")],
                                                  [("MODIFIED", deployment(5, ready=True))]])
     wait_ready(api, [REF], deadline(clock))
@@ -117,7 +107,7 @@ def test_a_dropped_watch_not_yet_done_is_watched_again_from_the_version_read_aft
 
 
 def test_an_expired_resource_version_is_read_again_at_once_and_watched_from_the_new_one():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[("SET", deployment(7)), WatchBroken("too old resource version", expired=True)],
                                                  [("MODIFIED", deployment(8, ready=True))]])
     wait_ready(api, [REF], deadline(clock))
@@ -125,11 +115,11 @@ def test_an_expired_resource_version_is_read_again_at_once_and_watched_from_the_
 
 
 def test_the_deadline_reached_during_a_watch_times_out_as_the_poll_did():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[4, ("MODIFIED", deployment(2))]])
     with pytest.raises(OperationTimeout) as timed_out:
         wait_ready(api, [REF], deadline(clock, seconds=10), result={"done": "so far"})
-    polled_clock = Clock()
+    polled_clock = FakeClock()
     with pytest.raises(OperationTimeout) as polled:
         deadline(polled_clock, seconds=10).poll(lambda: None, "Deployment vdu1 to be ready", {"done": "so far"})
     assert timed_out.value.msg == polled.value.msg == "Failed to wait for Deployment vdu1 to be ready: timed out after 10s"
@@ -139,7 +129,7 @@ def test_the_deadline_reached_during_a_watch_times_out_as_the_poll_did():
 
 
 def test_a_watch_refused_again_and_again_polls_every_wait_sleep_within_the_deadline():
-    clock = Clock()
+    clock = FakeClock()
     refused = WatchBroken('deployments.apps "vdu1" is forbidden: cannot watch (HTTP 403)')
     api = FakeApi(clock, deployment(1), watches=[[refused]] * 100)
     with pytest.raises(OperationTimeout, match="timed out after 5s"):
@@ -148,7 +138,7 @@ def test_a_watch_refused_again_and_again_polls_every_wait_sleep_within_the_deadl
 
 
 def test_a_deletion_ends_on_the_deleted_event():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, deployment(1), watches=[[1.5, ("DELETED", deployment(2))]])
     wait_gone(api, [REF], deadline(clock))
     assert api.gets == 1 and clock.now == 1.5
@@ -159,7 +149,7 @@ def test_a_deletion_ends_on_the_deleted_event():
 
 
 def test_an_object_already_gone_is_not_watched():
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock)
     wait_gone(api, [REF], deadline(clock))
     wait_deleted(api, [REF], deadline(clock))
@@ -167,14 +157,14 @@ def test_an_object_already_gone_is_not_watched():
 
 
 def test_a_deletion_held_by_a_finalizer_is_still_named_after_the_no_progress_window_and_a_change_restarts_it():
-    clock = Clock()
+    clock = FakeClock()
     held = deployment(1, finalizers=["example.com/hold"], deleting=True)
     api = FakeApi(clock, held)
     with pytest.raises(DeletionStalled, match="no progress for 30 s: Deployment vdu1 is being deleted, held by finalizers example.com/hold"):
         wait_deleted(api, [REF], deadline(clock, seconds=600), no_progress_seconds=30, clock=clock)
     assert 30 <= clock.now < 31 and all(seconds <= 30 for _name, _version, seconds in api.watched)
 
-    clock = Clock()
+    clock = FakeClock()
     api = FakeApi(clock, held, watches=[[20, ("MODIFIED", deployment(2, finalizers=["example.com/hold"], deleting=True))]])
     with pytest.raises(DeletionStalled):
         wait_deleted(api, [REF], deadline(clock, seconds=600), no_progress_seconds=30, clock=clock)

@@ -19,6 +19,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as id
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
+from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 
 NS = "tenant-a"
 VNF = "5c0d0e1f-0000-4000-8000-00000000feed"
@@ -207,16 +208,6 @@ def test_without_statefulset_templates_no_claim_is_listed():
 # ---------------------------------------------------------------------------------------------
 # A deletion that makes no progress is named within the no-progress window, not at the timeout.
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.now += seconds
-
 
 def watching(kube, clock):
     """``kube`` with a watch that sees no change: it ends at its timeout."""
@@ -229,7 +220,7 @@ def watching(kube, clock):
 
 
 def test_an_object_held_by_a_finalizer_is_named_with_it_once_nothing_progressed_for_the_window():
-    clock = Clock()
+    clock = FakeClock()
     kube = FakeKube(config_map("held", finalizers=["example.com/hold"]), config_map("free"))
     kube.delete("v1", "ConfigMap", "held", NS)
     kube.delete("v1", "ConfigMap", "free", NS)
@@ -244,7 +235,7 @@ def test_an_object_held_by_a_finalizer_is_named_with_it_once_nothing_progressed_
 
 
 def test_a_deletion_that_keeps_changing_is_progress_and_waits_until_the_timeout_which_names_what_is_left():
-    clock = Clock()
+    clock = FakeClock()
     kube = FakeKube(config_map("busy", finalizers=["example.com/slow"]))
     kube.delete("v1", "ConfigMap", "busy", NS)
     getter = kube.get
@@ -261,7 +252,7 @@ def test_a_deletion_that_keeps_changing_is_progress_and_waits_until_the_timeout_
 
 
 def test_objects_without_finalizers_are_never_called_held():
-    clock = Clock()
+    clock = FakeClock()
     kube = FakeKube(config_map("undeleted"))
     objects = [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "undeleted", "namespace": NS}}]
     with pytest.raises(OperationTimeout, match="ConfigMap undeleted is not being deleted"):
