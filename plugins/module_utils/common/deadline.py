@@ -46,11 +46,16 @@ class Deadline:
 _budget = threading.local()
 
 
-@contextlib.contextmanager
 def retry_budget(seconds, clock=time.monotonic):
     """Within the block, this thread's VIM calls retry transient failures for ``seconds`` at most."""
+    return _budget_ending(clock() + max(0.0, seconds))
+
+
+@contextlib.contextmanager
+def _budget_ending(end):
+    """Within the block, this thread's retry budget ends at ``end`` (None: no budget); then it is as before."""
     previous = getattr(_budget, "end", None)
-    _budget.end = clock() + max(0.0, seconds)
+    _budget.end = end
     try:
         yield
     finally:
@@ -68,10 +73,6 @@ def carry_budget(call):
     end = getattr(_budget, "end", None)
 
     def under_caller_budget(*args, **kwargs):
-        previous = getattr(_budget, "end", None)
-        _budget.end = end
-        try:
+        with _budget_ending(end):
             return call(*args, **kwargs)
-        finally:
-            _budget.end = previous
     return under_caller_budget
