@@ -25,7 +25,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cnf_instantiate import lab_binaries  # noqa: E402
+from cnf_instantiate import lab_binaries, private_lab  # noqa: E402
 from labk8s.cluster import Lab  # noqa: E402
 from labk8s.kubeapi import Api  # noqa: E402
 
@@ -69,10 +69,7 @@ def main():
     cases = []
     with tempfile.TemporaryDirectory(prefix="crash-sweep-") as work:
         work = Path(work)
-        lab = Lab(work / "lab")
-        print("starting a private lab in", lab.dir, file=sys.stderr)
-        lab.up(bin_dir)
-        try:
+        with private_lab(Lab(work / "lab"), bin_dir) as lab:
             kube = Api(lab.kubeconfig)
             make, _made = new_namespace_maker(kube, "sweep")
             (work / "runs").mkdir()
@@ -94,8 +91,6 @@ def main():
                         if not case.passed:
                             print("  held {0}; the kill left {1}; {2}".format(case.held, case.left, "; ".join(case.problems)), file=sys.stderr)
                         cases.append(case)
-        finally:
-            lab.down(quiet=True)
     print("| operation | k | branch | result | seconds |\n|---|---|---|---|---|")
     for case in cases:
         verdict = "skipped (k >= N)" if case.skipped else "pass" if case.passed else "**fail**"

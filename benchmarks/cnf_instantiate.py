@@ -283,16 +283,23 @@ def lab_binaries(kubectl=True):
 def lab_up(work: Path, bin_dir: Path):
     """(lab, owned): the lab that is up in $NFV_LAB_STATE_DIR (or the default state dir), else a private one
     started in ``work``/lab (owned: True) and stopped when the block ends."""
-    lab, owned = Lab(), False
-    if not lab.is_up():
-        lab, owned = Lab(work / "lab"), True
-        print("starting a private lab in", lab.dir, file=sys.stderr)
-        lab.up(bin_dir)
+    lab = Lab()
+    if lab.is_up():
+        yield lab, False
+        return
+    with private_lab(Lab(work / "lab"), bin_dir) as lab:
+        yield lab, True
+
+
+@contextlib.contextmanager
+def private_lab(lab, bin_dir: Path):
+    """``lab`` (a Lab of a state dir of its own) started, and stopped when the block ends."""
+    print("starting a private lab in", lab.dir, file=sys.stderr)
+    lab.up(bin_dir)
     try:
-        yield lab, owned
+        yield lab
     finally:
-        if owned:
-            lab.down(quiet=True)
+        lab.down(quiet=True)
 
 
 def wait_until(problems, timeout: float, what: str) -> float:

@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cnf_container_update  # noqa: E402
 import cnf_instantiate  # noqa: E402
 from cnf_container_update import AFTER, BEFORE, MODIFY_REQUEST, write_counts  # noqa: E402
-from cnf_instantiate import ROOT, kubectl_version, lab_binaries, loadavg, machine, stats, wait_until, write_report  # noqa: E402
+from cnf_instantiate import ROOT, kubectl_version, lab_binaries, loadavg, private_lab, machine, stats, wait_until, write_report  # noqa: E402
 from cnf_scale_to_level import workload_state  # noqa: E402
 from labk8s import cluster  # noqa: E402
 from labk8s.audit import WRITE_VERBS, is_dry_run  # noqa: E402
@@ -404,14 +404,9 @@ def main(argv=None) -> int:
     load_before = loadavg()
     with tempfile.TemporaryDirectory(prefix="cnf-operations-bench-") as tmp:
         work = Path(tmp)
-        lab = ReadAuditedLab(work / "lab")
-        print("starting a private lab in", lab.dir, file=sys.stderr)
-        lab.up(bin_dir)
-        try:
+        with private_lab(ReadAuditedLab(work / "lab"), bin_dir) as lab:
             bench = OpsBench(lab, bin_dir / "kubectl", work, args.wait_sleep, anchors)
             rounds = run_rounds(bench, args.rounds, "ops-" + stamp.strftime("%H%M%S"))
-        finally:
-            lab.down(quiet=True)
     summary = summarize(rounds)
     print_table(summary, args.rounds)
     write_report(args.out, "cnf_operations", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
