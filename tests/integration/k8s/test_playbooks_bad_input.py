@@ -42,3 +42,25 @@ def test_bad_requests_are_refused_before_any_write(k8s_tenant, k8s_audit, tacker
         assert "vnf_lifecycle_request" in run.stdout and cases[name][2] in run.stdout, (name, run.stdout[-3000:])
         assert SECRET not in run.stdout, name
     assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
+
+def test_without_a_plan_in_check_mode_the_operation_still_refuses_bad_input_before_any_write(k8s_tenant, k8s_audit, tacker_packages, tmp_path):
+    """Without hooks the role runs no plan in check mode before the operation: the operation's module finds the instance
+    and validates the request itself, so an unknown instance, an unknown aspect or a request that is no object still
+    end with an error that names what is wrong, and 0 writes."""
+    driver = PlaybookDriver(tmp_path / "cli", {"kubeconfig": str(k8s_tenant.kubeconfig)})
+    record = {"vnf_lifecycle_instance_name": "plan-free", "vnf_lifecycle_namespace": k8s_tenant.namespace}
+    expect(driver.run("instantiate", dict(record, vnf_lifecycle_package=os.path.join(tacker_packages, "test_cnf_multi_ns"), vnf_lifecycle_request={
+        "flavourId": "simple", "additionalParams": {"namespace": k8s_tenant.namespace,
+                                                    "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]}})))
+    cases = {
+        "unknown instance": (dict(record, vnf_lifecycle_instance_name="nobody", vnf_lifecycle_request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}),
+                             "Failed to find VNF instance 'nobody' in namespace " + k8s_tenant.namespace),
+        "unknown aspect": (dict(record, vnf_lifecycle_request={"type": "SCALE_OUT", "aspectId": "no_such_aspect"}), "no_such_aspect"),
+        "not an object": (dict(record, vnf_lifecycle_request=["SCALE_OUT"]), "vnf_lifecycle_request must be a dict"),
+    }
+    start = k8s_audit.mark()
+    for name, (variables, error) in cases.items():
+        run = expect(driver.run("scale", variables), "failed")
+        assert error in run.stdout, (name, run.stdout[-3000:])
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
