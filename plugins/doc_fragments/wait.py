@@ -28,6 +28,8 @@ options:
       - Seconds between two checks while waiting.
       - On Kubernetes a wait watches the object and sees each change at once; it reads the object again after
         O(wait_sleep) seconds only when a watch breaks, so where watches keep failing it polls every O(wait_sleep) seconds.
+      - On OpenStack a wait follows the stack's events, reading them a quarter of a second after the change was asked,
+        then at intervals that double up to 2 seconds (Heat has no watch); O(wait_sleep) does not change that.
     type: int
     default: 2
   lease_seconds:

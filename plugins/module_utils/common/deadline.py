@@ -13,24 +13,31 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Op
 
 
 class Deadline:
-    """A monotonic deadline shared by every wait of one operation."""
+    """A monotonic deadline shared by every wait of one operation.
 
-    def __init__(self, seconds, sleep=1.0, clock=time.monotonic, sleeper=time.sleep):
+    ``first_sleep``: a poll's first interval, doubled after each poll up to ``sleep`` (a change that comes soon is seen
+    soon, a long wait costs no more requests than polling at ``sleep``); ``sleep`` from the first poll when not given.
+    """
+
+    def __init__(self, seconds, sleep=1.0, clock=time.monotonic, sleeper=time.sleep, first_sleep=None):
         self.seconds = seconds
         self.sleep = sleep
+        self.first_sleep = sleep if first_sleep is None else min(first_sleep, sleep)
         self._clock = clock
         self._sleeper = sleeper
         self._end = clock() + seconds
 
     def poll(self, done, what, result=None):
         """Call ``done()`` until it is truthy; OperationTimeout (carrying ``result``) when time runs out."""
+        interval = self.first_sleep
         while True:
             value = done()
             if value:
                 return value
             if self.remaining() <= 0:
                 raise OperationTimeout(what, self.seconds, result)
-            self.pause()
+            self._sleeper(min(interval, self.remaining()))
+            interval = min(interval * 2, self.sleep)
 
     def remaining(self):
         """Seconds left (0 once the deadline has passed)."""

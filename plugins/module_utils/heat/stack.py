@@ -38,6 +38,11 @@ def encode_parameters(parameters):
     return {key: json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value for key, value in (parameters or {}).items()}
 
 
+# A wait's first poll interval, doubled up to ``sleep``: a stack change that ends in a second (a scale of one server on
+# a quiet engine, a settled stack) is seen within a quarter of a second, a long one is polled at ``sleep``.
+FIRST_POLL_SECONDS = 0.25
+
+
 class Stacks:
     """One project's stacks; ``stack`` arguments are dicts with ``stack_name`` and ``id``."""
 
@@ -254,7 +259,7 @@ class Stacks:
         self._deadline(timeout).poll(gone, "stack {0} to be deleted".format(stack["stack_name"]))
 
     def _deadline(self, timeout):
-        return Deadline(timeout, self.sleep, self._clock, self._sleeper)
+        return Deadline(timeout, self.sleep, self._clock, self._sleeper, first_sleep=FIRST_POLL_SECONDS)
 
 
 def is_transient(error):
