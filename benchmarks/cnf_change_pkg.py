@@ -10,7 +10,8 @@ timed: one with nfv.vnflcm.vnf_instantiate (wait: true), the other with `kubectl
 rollout status`, so that kubectl later changes objects it applied itself. Then, alternating which goes
 first, each is changed to the new package and run again (the re-run):
 
-- ours: one vnf_change_pkg task through ansible-playbook (RollingUpdate, vdu_params VDU1..VDU4);
+- ours: one vnf_change_pkg task through ansible-playbook (RollingUpdate, vdu_params VDU1..VDU4), rolling the VDUs one
+  at a time (the default) or, with --rollout side_by_side, all four at once (the module's ``rollout`` option);
 - baseline: `kubectl apply -f <new def files>` then `kubectl rollout status deployment/<each>`.
 
 Measured per run: wall time; API writes (apiserver audit log, admin user only, so the controllers'
@@ -22,9 +23,9 @@ watch on the same Deployments sees every status the controller writes; both keep
 readyReplicas / availableReplicas per Deployment and the minimum of their sum (all VDUs at one instant).
 
 Run: make stage, then with ANSIBLE_COLLECTIONS_PATH set to the staged collections dir (see README.md)
-  $(make -s venv-path)/bin/python benchmarks/cnf_change_pkg.py [--rounds 5] [--baseline-only]
+  $(make -s venv-path)/bin/python benchmarks/cnf_change_pkg.py [--rounds 5] [--rollout side_by_side] [--baseline-only]
 A lab that is up in $NFV_LAB_STATE_DIR (or the default state dir) is used, else a private one is
-started and stopped. Results go to benchmarks/results/cnf_change_pkg-<date>.json.
+started and stopped. Results go to benchmarks/results/cnf_change_pkg-<date>[-side_by_side].json.
 """
 from __future__ import annotations
 
@@ -323,9 +324,9 @@ class ChangePkgBench(Bench):
     # From cnf_container_update: a namespace waits for its default ServiceAccount (pods need it).
     namespace = cnf_container_update.Bench.namespace
 
-    def __init__(self, lab: Lab, kubectl: Path, packages: dict, work: Path, wait_sleep: int, interval: float):
+    def __init__(self, lab: Lab, kubectl: Path, packages: dict, work: Path, wait_sleep: int, interval: float, rollout: str):
         super().__init__(lab, kubectl, packages["new"], work, wait_sleep)
-        self.packages, self.interval = packages, interval
+        self.packages, self.interval, self.rollout = packages, interval, rollout
         self.instances = {}  # namespace -> VNF instance id
 
     # ---- the old package, not timed ----
@@ -361,7 +362,7 @@ class ChangePkgBench(Bench):
     def change_vnflcm(self, namespace: str):
         new = self.packages["new"]
         args = {"kubeconfig": str(self.lab.kubeconfig), "namespace": namespace, "vnf_instance_name": INSTANCE_NAME,
-                "package": new["path"], "wait_timeout": 300, "wait_sleep": self.wait_sleep,
+                "package": new["path"], "wait_timeout": 300, "wait_sleep": self.wait_sleep, "rollout": self.rollout,
                 "request": {"vnfdId": new["vnfd_id"], "additionalParams": {
                     "upgrade_type": "RollingUpdate", "lcm-kubernetes-def-files": new["def_files"],
                     "vdu_params": [{"vdu_id": "VDU{0}".format(index)} for index in range(1, DEPLOYMENTS + 1)]}}}
@@ -444,6 +445,7 @@ def main(argv=None) -> int:
     p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep (seconds between readiness polls)")
     p.add_argument("--sample-interval", type=float, default=0.1, help="seconds between the sampler's LISTs of the Deployments")
     p.add_argument("--baseline-only", action="store_true", help="only the kubectl side (no vnf_change_pkg)")
+    p.add_argument("--rollout", choices=("one_at_a_time", "side_by_side"), default="one_at_a_time", help="vnf_change_pkg's rollout option")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
     bin_dir = lab_binaries()
@@ -454,7 +456,7 @@ def main(argv=None) -> int:
         work = Path(tmp)
         packages = generate_packages(work)
         with lab_up(work, bin_dir) as (lab, _):
-            bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval)
+            bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval, args.rollout)
             change = {"vnflcm": bench.change_vnflcm, "kubectl": bench.change_kubectl}
 
             def prepare(tool, namespace):  # both start equal: the old package, complete
@@ -473,13 +475,14 @@ def main(argv=None) -> int:
                                 overhead=(lambda: None) if args.baseline_only else bench.ansible_overhead, record_loadavg=True)
     summary = summarize(rounds, tools)
     print_table(summary, args.rounds, tools)
-    write_report(args.out, "cnf_change_pkg", stamp, "-baseline-only" if args.baseline_only else "",
+    suffix = "-baseline-only" if args.baseline_only else "" if args.rollout == "one_at_a_time" else "-" + args.rollout
+    write_report(args.out, "cnf_change_pkg", stamp, suffix,
                  machine=machine(load_before), kubectl=kubectl_version(bin_dir),
                  package={"template": TEMPLATE.name, "def_files": DEF_FILES, "deployments": DEPLOYMENTS, "replicas": REPLICAS,
                           "strategy": {"maxUnavailable": 1, "maxSurge": 1},
                           "old": {k: packages["old"][k] for k in ("vnfd_id", "images")},
                           "new": {k: packages["new"][k] for k in ("vnfd_id", "images")}},
-                 settings={"rounds": args.rounds, "tools": list(tools), "module_wait_sleep": args.wait_sleep,
+                 settings={"rounds": args.rounds, "tools": list(tools), "module_wait_sleep": args.wait_sleep, "rollout": args.rollout,
                            "sample_interval_s": args.sample_interval, "lab_nodes": bench.nodes},
                  summary=summary, rounds=rounds)
     return 0

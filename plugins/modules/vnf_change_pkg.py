@@ -182,6 +182,20 @@ options:
         in C(vdu_params) that would change is refused, as always)."
     type: bool
     default: false
+  rollout:
+    description:
+      - "Kubernetes: how the workloads of the VDUs in C(vdu_params) change. V(one_at_a_time) (as Tacker v2's
+        C(RollingUpdate)): a VDU's workload is updated, its rollout waited for (and, where it moves to a workload of
+        another name, the old one deleted and waited for) before the next VDU's starts. V(side_by_side): every VDU's
+        workload is written at once, then all their rollouts are waited for together (then the old workloads deleted
+        together), as C(kubectl apply) of them all does: the change takes about as long as its slowest VDU, but
+        several VDUs can be mid-rollout at the same time (each keeps its own update strategy, e.g. C(maxUnavailable))."
+      - "V(side_by_side) is refused with a coordination hook (C(lcm-operation-coordinate-new-vnf) /
+        C(-old-vnf)), which runs after each VDU, and on OpenStack, where the VNFCs change one at a time."
+      - The choice is kept with the operation: its retry and rollback (M(nfv.vnflcm.vnf_lcm_op_occ)) roll the same way.
+    type: str
+    choices: [one_at_a_time, side_by_side]
+    default: one_at_a_time
 extends_documentation_fragment:
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
@@ -326,7 +340,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_m
 
 def main():
     spec = {"package": {"type": "path", "required": True}, "current_package": {"type": "path"}, "request": {"type": "dict", "required": True},
-            "allow_package_scripts": {"type": "bool", "default": False}}
+            "allow_package_scripts": {"type": "bool", "default": False},
+            "rollout": {"type": "str", "choices": ["one_at_a_time", "side_by_side"], "default": "one_at_a_time"}}
     module_main("change_pkg", spec, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

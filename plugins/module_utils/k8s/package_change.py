@@ -325,6 +325,35 @@ def rollback_job(job):
     return {"steps": result, "originals": originals}
 
 
+def runs(job, side_by_side=False):
+    """The job (or its rollback job) as it is carried out: ``(actions, step)`` pairs, each a list of actions written one
+    after the other and then waited for together, or ``([], step)`` where a VDU step has ended (its coordination hook
+    runs then).
+
+    One at a time, each action is waited for before the next is written, VDU step after VDU step. Side by side, the
+    first action of every VDU step is written, then all are waited for, then their second actions (a moved VDU's old
+    workload deleted), and so on; no step ends alone (coordination hooks are refused with it). Prepare and finish
+    stay one action at a time either way.
+    """
+    steps = job["steps"]
+    prepare, vdu_steps, finish = steps[0], steps[1:-1], steps[-1]
+    yield from _one_at_a_time(prepare)
+    if side_by_side:
+        for index in range(max((len(step["actions"]) for step in vdu_steps), default=0)):
+            yield [step["actions"][index] for step in vdu_steps if index < len(step["actions"])], None
+    else:
+        for step in vdu_steps:
+            yield from _one_at_a_time(step)
+    yield from _one_at_a_time(finish)
+
+
+def _one_at_a_time(step):
+    for entry in step["actions"]:
+        yield [entry], None
+    if step.get("vdu_id") is not None:
+        yield [], step
+
+
 # ---------------------------------------------------------------------------------------------
 # Showing it
 

@@ -22,9 +22,12 @@ WHAT = CHANGE_CURRENT_VNF_PKG_REQUEST
 ROLLING_UPDATE = "RollingUpdate"
 # VnfInstance fields a ChangeCurrentVnfPkgRequest modifies with JSON Merge Patch (SOL003 5.5.2.11).
 MERGED_FIELDS = ("vimConnectionInfo", "extensions", "vnfConfigurableProperties")
-# The VnfInstance attributes a new package may give new values (SOL003 modificationsTriggeredByVnfPkgChange).
 # The module option giving the instance's current package (where the old-VNF coordination hook is read, as Tacker reads it).
 CURRENT_PACKAGE = "current_package"
+# The module option saying how the workloads of the VDUs change (Kubernetes), and its values.
+ROLLOUT = "rollout"
+ONE_AT_A_TIME, SIDE_BY_SIDE = "one_at_a_time", "side_by_side"
+# The VnfInstance attributes a new package may give new values (SOL003 modificationsTriggeredByVnfPkgChange).
 PACKAGE_FIELDS = ("vnfdId", "vnfProvider", "vnfProductName", "vnfSoftwareVersion", "vnfdVersion", "vnfConfigurableProperties", "extensions")
 
 

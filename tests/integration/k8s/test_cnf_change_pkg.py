@@ -325,6 +325,35 @@ def test_a_rollout_that_cannot_finish_ends_failed_temp_and_rolls_back_to_the_sam
     assert again.get("failed") is not True and again["changed"] is False
 
 
+def test_side_by_side_every_named_vdu_rolls_at_once_and_rolls_back_the_same_way(
+        ansible_task, kube, cnf, make, k8s_namespace, k8s_tenant, k8s_audit, tmp_path):
+    ns = k8s_namespace
+    package = make(NEW_ID, STUCK_FILES)
+    hook = tmp_path / "hook.yml"
+    hook.write_text(HOOK.format(path=tmp_path / "hook.log"))
+    start = k8s_audit.mark()
+    with_hook = change_request(STUCK_FILES, **{"lcm-operation-coordinate-new-vnf": str(hook)})
+    refused = ansible_task("vnf_change_pkg", dict(cnf, package=package, request=with_hook, rollout="side_by_side"))
+    assert refused.get("failed") is True and "rollout" in refused["msg"] and "coordination hook" in refused["msg"], refused.get("msg")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
+    before = pods(kube, ns)
+    failed = ansible_task("vnf_change_pkg", dict(cnf, package=package, request=change_request(STUCK_FILES), rollout="side_by_side", wait_timeout=15))
+    assert failed.get("failed") is True and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    # VDU1 (first in vdu_params) cannot finish its rollout; VDU2 was written right after it, not after VDU1 was ready.
+    done = failed["progress"]["done"]
+    assert done.index("update Deployment/vdu2") == done.index("update Deployment/vdu1") + 1, done
+    wait_for(lambda: {image for _uid, image in pods(kube, ns).get("vdu2", {}).values()} == {"app:2.0"}, "VDU2 rolled to app:2.0", timeout=60)
+
+    rolled = ansible_task("vnf_lcm_op_occ", dict(cnf, action="rollback"))
+    assert rolled.get("failed") is not True, rolled.get("msg")
+    assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    after = pods(kube, ns)
+    assert after["vdu1"] == before["vdu1"]  # VDU1's old pods never left
+    assert len(after["vdu2"]) == 3 and {image for _uid, image in after["vdu2"].values()} == {"app:1.0"}
+    assert cnf_instance(ansible_task, cnf)["vnfdId"] == OLD_ID
+
+
 def killed_during_the_rollout(ansible_task, kube, cnf, make, namespace):
     """The change of package killed while it waits for VDU1's rollout (its Deployment already has the new template)."""
     package = make(NEW_ID, STUCK_FILES)

@@ -40,6 +40,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Opera
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
     MERGED_FIELDS,
+    ONE_AT_A_TIME,
+    ROLLOUT,
+    SIDE_BY_SIDE,
     WHAT,
     merged_instance_fields,
     modifications_triggered,
@@ -53,8 +56,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 VM_ONLY_FIELDS = ("extVirtualLinks", "extManagedVirtualLinks")
 
 
-def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False):
-    """Plan the change of ``found``'s CNF to ``package``; an engine.Operation. Raises before any write when it cannot be done."""
+def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False, rollout=ONE_AT_A_TIME):
+    """Plan the change of ``found``'s CNF to ``package``; an engine.Operation. Raises before any write when it cannot be done.
+
+    ``rollout``: ONE_AT_A_TIME or SIDE_BY_SIDE (the VDUs' workloads written at once, then waited for together).
+    """
     waits = waits or Waits()
     instance, op_occs, version = found
     new_vnfd = package.to_dict()["vnfd"]
@@ -66,6 +72,9 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     if not params.get(DEF_FILES_PARAM):
         raise ValidationError(WHAT, change.DEF_FILES_FIELD, "name the new package's Kubernetes def files (required for a Kubernetes VNF)")
     hooks = coordination.load_hooks(params, package, WHAT, allow_scripts)
+    if rollout == SIDE_BY_SIDE and hooks:
+        raise ValidationError(occ.CHANGE_VNFPKG, ROLLOUT, "side_by_side cannot be used with a coordination hook ({0}), which runs after each VDU".format(
+            ", ".join(sorted(hook["name"] for hook in hooks.values()))))
     flavour = new_flavour(new_vnfd, instance)
     namespace = instance_namespace(instance)
     deployed = private_state(instance).get("deployed")
@@ -86,14 +95,14 @@ def plan_change_pkg(api, store, found, package, request, waits=None, allow_scrip
     final = interface_scripts.with_scripts(final, interface_scripts.for_package(package, final["instantiatedVnfInfo"]["flavourId"], allow_scripts, WHAT))
     changed = job["changed"] or not same_record(instance, final)
     dry_run_job(api, instance["id"], job, records, live)
-    plan = plan_of(instance, job, hooks)
+    plan = dict(plan_of(instance, job, hooks), rollout=rollout)
     if count_notes:
         plan["lines"] = count_notes + plan.get("lines", [])
         plan["vnfc_counts"] = count_notes
     if not changed:
         plan["lines"] = ["no change: the VNF already runs this package as requested"]
     # The record after the change, and the objects it lists before it (a rollback goes back to those).
-    document = {"job": job, "hooks": hooks, "vdu_params": params["vdu_params"], "record": final,
+    document = {"job": job, "hooks": hooks, "vdu_params": params["vdu_params"], "record": final, "rollout": rollout,
                 "resources": private_state(instance).get("resources") or []}
     # It must fit in its Secret: refused now, not after the op occ started.
     rollback_secret(instance["id"], namespace, "", document)
@@ -254,16 +263,15 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
     vdus = dict((vdu_id, (kind, name)) for vdu_id, kind, name in document["job"]["old_vdus" if rollback else "new_vdus"])
     deadline = waits.deadline()
     before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
-    for step in job["steps"]:
-        for entry in step["actions"]:
+    for actions, ended in change.runs(job, side_by_side=document.get("rollout") == SIDE_BY_SIDE):
+        for entry in actions:
             write(api, instance["id"], entry)
             progress.setdefault("done", []).append("{0} {1}/{2}".format(entry["do"], entry["kind"], entry["name"]))
-            if waits.enabled and entry.get("wait") == "ready":
-                wait_ready(api, [identity(entry)], deadline)
-            elif waits.enabled and entry.get("wait") == "gone":
-                wait_gone(api, [identity(entry)], deadline)
-        if step.get("named") and step["vdu_id"] in vdus:
-            coordinate(api, instance, step["vdu_id"], vdus[step["vdu_id"]], document, rollback, waits)
+        if waits.enabled:
+            wait_ready(api, [identity(entry) for entry in actions if entry.get("wait") == "ready"], deadline)
+            wait_gone(api, [identity(entry) for entry in actions if entry.get("wait") == "gone"], deadline)
+        if ended is not None and ended.get("named") and ended["vdu_id"] in vdus:
+            coordinate(api, instance, ended["vdu_id"], vdus[ended["vdu_id"]], document, rollback, waits)
     # Where a VDU's workload stays, its new pods take over its VNFC ids (as after a heal).
     staying = {vdu_id for vdu_id, kind, name in document["job"]["new_vdus"] if [vdu_id, kind, name] in document["job"]["old_vdus"]}
     result = refresh_vnfcs(api, record, healed_ids=[item["id"] for item in before if item["vduId"] in staying])

@@ -78,13 +78,15 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
     """vnf_change_pkg: the new package is read, and closed, while the change is planned."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.change_pkg import plan_change_pkg
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import ONE_AT_A_TIME, ROLLOUT
 
     if params.get("current_package"):
         # A CNF's old-VNF hook is read from the new package (its retry plans again from that package alone).
         raise ValidationError(occ.CHANGE_VNFPKG, "current_package", "is used on OpenStack only: on Kubernetes the hooks are read from the new package")
     with load_package(params["package"]) as package:
         return on_instance(lambda api, store, found, request, waits: plan_change_pkg(
-            api, store, found, package, request, waits, params["allow_package_scripts"]), params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
+            api, store, found, package, request, waits, params["allow_package_scripts"], params.get(ROLLOUT) or ONE_AT_A_TIME),
+            params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
 def run_resume(params, check_mode=False, diff_mode=False):

@@ -99,7 +99,10 @@ def on_instance(planner, name, missing_ok=False):
 def run_change_pkg(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import ROLLOUT, SIDE_BY_SIDE
 
+    if params.get(ROLLOUT) == SIDE_BY_SIDE:
+        raise ValidationError(occ.CHANGE_VNFPKG, ROLLOUT, "side_by_side is for Kubernetes: on OpenStack the VNFCs of vdu_params change one at a time")
     vim, store, found = locate(params)
     engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
     with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:

@@ -132,6 +132,39 @@ def test_the_way_back_restores_configuration_first_then_the_vdus_in_reverse_then
     assert restored["spec"]["template"]["spec"]["containers"][0]["image"] == "app:1" and restored["metadata"].get("resourceVersion") is None
 
 
+def described_runs(job, side_by_side):
+    return [([(entry["do"], entry["name"]) for entry in actions], ended and ended["vdu_id"]) for actions, ended in change.runs(job, side_by_side)]
+
+
+def test_one_at_a_time_each_action_is_waited_for_before_the_next_and_each_vdu_step_ends_alone():
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": meta("svc"), "spec": {"ports": [{"port": 80}]}}
+    job = plan([CM, deployment("vdu1-v2", "app:2", reads=("cm", "mode")), deployment("vdu2", "app:2", reads=("cm", "other")), service],
+               new_vdus={"VDU1": ("Deployment", "vdu1-v2"), "VDU2": ("Deployment", "vdu2")})
+    assert described_runs(job, side_by_side=False) == [
+        ([("create", "svc")], None),
+        ([("create", "vdu1-v2")], None), ([("delete", "vdu1")], None), ([], "VDU1"),
+        ([("update", "vdu2")], None), ([], "VDU2")]
+
+
+def test_side_by_side_the_nth_action_of_every_vdu_is_written_at_once_then_waited_for_together():
+    service = {"apiVersion": "v1", "kind": "Service", "metadata": meta("svc"), "spec": {"ports": [{"port": 80}]}}
+    job = plan([CM, deployment("vdu1-v2", "app:2", reads=("cm", "mode")), deployment("vdu2", "app:2", reads=("cm", "other")), service],
+               new_vdus={"VDU1": ("Deployment", "vdu1-v2"), "VDU2": ("Deployment", "vdu2")}, old=(CM, VDU1, VDU2, config_map("gone", {"k": "v"})))
+    assert described_runs(job, side_by_side=True) == [
+        ([("create", "svc")], None),
+        ([("create", "vdu1-v2"), ("update", "vdu2")], None),  # both workloads roll at once
+        ([("delete", "vdu1")], None),                          # then the moved VDU's old workload goes
+        ([("delete", "gone")], None)]
+    # The way back rolls the same way: every VDU's workload restored at once.
+    back = described_runs(change.rollback_job(job), side_by_side=True)
+    assert ([("update", "vdu2"), ("create", "vdu1")], None) in back and not any(ended for _actions, ended in back)
+
+
+def test_side_by_side_with_nothing_to_roll_writes_only_prepare_and_finish():
+    job = plan([config_map("cm", {"mode": "b", "other": "x"}), VDU1, VDU2], named=[])
+    assert [actions for actions, _ended in described_runs(job, side_by_side=True)] == [[("content", "cm")], [("restart", "vdu1")]]
+
+
 def test_what_cannot_be_done_is_refused_before_anything_is_written():
     moved = {"VDU1": ("Deployment", "vdu1-v2"), "VDU2": ("Deployment", "vdu2")}
     with pytest.raises(ValidationError, match="VDU VDU1 moves from Deployment vdu1 to Deployment vdu1-v2"):
