@@ -76,6 +76,15 @@ def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
     refuses_before_planning(runner.on_instance(lambda *args, **kwargs: pytest.fail("planned"), "SCALE"))
 
 
+def test_side_by_side_rollout_is_refused_on_openstack_before_the_cloud_is_reached(monkeypatch):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+
+    monkeypatch.setattr(runner, "heat_vim", lambda params: pytest.fail("connected"))
+    with pytest.raises(ValidationError) as refused:
+        runner.run_change_pkg({"rollout": "side_by_side", "package": "/nowhere", "request": {}})
+    assert "rollout" in str(refused.value) and "Kubernetes" in str(refused.value)
+
+
 NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 
 
