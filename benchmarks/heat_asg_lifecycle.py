@@ -16,7 +16,12 @@ VDU1_scale_group with one member, VDU2 a plain server):
   (_change_vnfpkg_rolling_update_user_data_default): per VDU1 member, the group's nested stack template with
   the member's flavor and image-VDU1 set to the new ones, PATCHed to that nested stack, then one PATCH of the
   top stack with the new package's template, files and nfv; stack delete. Each waited for as
-  `openstack stack ... --wait` does: polling the stack until its status ends.
+  `openstack stack ... --wait` does: polling the stack until its status ends;
+- with --anchor, openstack.cloud (PyPI's ansible package, module_call_cost.anchors_collections), what an Ansible user
+  would write without this collection: one `openstack.cloud.stack` task each (state present, wait) with the same
+  template (written to files, its nested templates beside it) and nfv: create; scale out and scale in = the nfv with
+  desired_capacity + 1 / - 1 (Heat picks the member to remove); change of package = the new package's template and
+  nfv; delete = state absent. No heal: openstack.cloud has no way to mark a resource unhealthy.
 
 Measured per step: wall time, the Heat API calls from Heat's own request log (reads / writes between two
 offsets of <state>/log/heat.log), and the module's own `api_calls` (every OpenStack service it called). The lab
@@ -36,7 +41,6 @@ import json
 import os
 import platform
 import re
-import statistics
 import sys
 import tempfile
 import time
@@ -54,6 +58,7 @@ REQUEST = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1
 VDU, ASPECT = "VDU1", "VDU1_scale"
 UNHEALTHY_REASON = "benchmark baseline"
 # Step pairs compared: module step -> baseline step (the re-runs have no baseline: Tacker has no re-run of an operation).
+# openstack.cloud (--anchor) has the baseline's steps but heal.
 PAIRS = (("instantiate", "create"), ("scale_out", "scale_out"), ("scale_in", "scale_in"), ("heal", "heal"), ("change_pkg", "change_pkg"),
          ("terminate", "delete"))
 MODULE_STEPS = ("instantiate", "rerun", "scale_out", "scale_in", "heal", "change_pkg", "change_rerun", "terminate")
@@ -140,6 +145,7 @@ class AsgBench(Bench):
     def __init__(self, state: Path, work: Path):
         super().__init__(state, work)
         self.log = StackLog(state)
+        self.anchors = None  # the anchors' collections dir, with --anchor
 
     def measure(self, fn, stacks) -> dict:
         """As Bench.measure, counting the Heat requests on the stacks ``stacks()`` names once ``fn`` has run."""
@@ -154,6 +160,25 @@ class AsgBench(Bench):
     def module_step(self, module: str, name: str, **args) -> dict:
         result = self.task(module, dict(args, vnf_instance_name=name, cloud=CLOUD, wait_sleep=1, wait_timeout=600))
         return {"changed": result["changed"], "module_api_calls": result["api_calls"], "_instance": result.get("vnf_instance")}
+
+    # -- openstack.cloud -----------------------------------------------------------------------
+
+    def anchor_stack(self, name: str, stack, state="present") -> dict:
+        """One openstack.cloud.stack task (one ansible-playbook): ``stack`` (template, files, nfv) written to files."""
+        from module_call_cost import anchors_collections
+
+        self.anchors = self.anchors or anchors_collections()
+        args = {"name": name, "cloud": CLOUD, "state": state, "wait": True, "timeout": 600}
+        if state == "present":
+            template, files, nfv = stack
+            folder = self.work / "anchor-{0}".format(self.runs + 1)
+            for relative, text in files.items():
+                (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+                (folder / relative).write_text(text)
+            (folder / "top.yaml").write_text(json.dumps(template))
+            args.update(template=str(folder / "top.yaml"), parameters={"nfv": json.dumps(nfv)}, rollback=False)
+        env = dict(self.env, ANSIBLE_COLLECTIONS_PATH=os.pathsep.join([self.anchors] + self.env.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)))
+        return self.task("openstack.cloud.stack", args, env=env)
 
     # -- Tacker's procedure --------------------------------------------------------------------
 
@@ -315,6 +340,29 @@ def baseline_side(bench: AsgBench, name: str, stack, new_stack, new_image_id: st
     return entry
 
 
+def anchor_side(bench: AsgBench, name: str, stack, new_stack, new_image_id: str) -> dict:
+    template, files, nfv_for, count = stack
+    entry = {}
+    mine = [name]
+
+    def present(which, vdu_count):
+        result = bench.anchor_stack(name, (which[0], which[1], which[2](vdu_count)))
+        mine[1:] = [result["stack"]["id"]]
+
+    entry["create"] = bench.measure(lambda: present(stack, count), lambda: mine)
+    path = "/stacks/{0}/{1}".format(name, mine[1])
+    first = bench.vdu_servers(path)
+    entry["scale_out"] = bench.measure(lambda: present(stack, count + 1), lambda: mine)
+    expect(len(bench.vdu_servers(path)) == len(first) + 1, "openstack.cloud scale out: {0} -> {1}".format(first, bench.vdu_servers(path)))
+    entry["scale_in"] = bench.measure(lambda: present(stack, count), lambda: mine)
+    kept = bench.vdu_servers(path)
+    expect(len(kept) == len(first), "openstack.cloud scale in: {0} -> {1}".format(first, kept))
+    entry["change_pkg"] = bench.measure(lambda: present(new_stack, count), lambda: mine)
+    expect_changed(bench, "openstack.cloud", kept, bench.vdu_servers(path), new_image_id)
+    entry["delete"] = bench.measure(lambda: bench.anchor_stack(name, None, state="absent"), lambda: mine)
+    return entry
+
+
 def clean_up(bench: AsgBench, module_name: str, baseline_name: str):
     """Whatever a failed round left: the module's instance (terminated) and the baseline's stack."""
     try:
@@ -326,30 +374,40 @@ def clean_up(bench: AsgBench, module_name: str, baseline_name: str):
         bench.stack_delete(baseline_name)
 
 
-def one_round(bench: AsgBench, stack, change, number: int) -> dict:
+def one_round(bench: AsgBench, stack, change, number: int, anchor: bool = False) -> dict:
     """``change``: the new package's path, its stack (as ``same_stack`` gives it) and the Glance id of NEW_IMAGE."""
     package, new_stack, new_image_id = change
     tag = uuid.uuid4().hex[:6]
-    module_name, baseline_name = "bench-asg-m-" + tag, "bench-asg-b-" + tag
-    order = ["module", "baseline"] if number % 2 == 0 else ["baseline", "module"]
+    module_name, baseline_name, anchor_name = "bench-asg-m-" + tag, "bench-asg-b-" + tag, "bench-asg-a-" + tag
+    contenders = ["module", "baseline"] + (["anchor"] if anchor else [])
+    order = contenders[number % len(contenders):] + contenders[:number % len(contenders)]
     entry = {"order": order}
     finished = False
     try:
         for who in order:
             if who == "module":
                 entry[who] = module_side(bench, module_name, package, new_image_id)
+            elif who == "anchor":
+                entry[who] = anchor_side(bench, anchor_name, stack, new_stack, new_image_id)
             else:
                 entry[who] = baseline_side(bench, baseline_name, stack, new_stack, new_image_id)
         finished = True
     finally:
         if not finished:
             clean_up(bench, module_name, baseline_name)
+            if bench.conn.orchestration.find_stack(anchor_name) is not None:
+                bench.stack_delete(anchor_name)
     return entry
 
 
 def summarise(rounds) -> dict:
     summary = {"module": {}, "baseline": {}, "ratio_seconds_module_to_baseline": {}}
-    for who, steps in (("module", MODULE_STEPS), ("baseline", [pair[1] for pair in PAIRS])):
+    anchored = "anchor" in rounds[0]
+    sides = (("module", MODULE_STEPS), ("baseline", [pair[1] for pair in PAIRS]))
+    if anchored:
+        summary.update(anchor={}, ratio_seconds_module_to_anchor={})
+        sides += (("anchor", [pair[1] for pair in PAIRS if pair[1] != "heal"]),)
+    for who, steps in sides:
         for key in steps:
             runs = [r[who][key] for r in rounds]
             summary[who][key] = {"seconds": stats([run["seconds"] for run in runs]),
@@ -365,6 +423,9 @@ def summarise(rounds) -> dict:
         summary["ratio_seconds_module_to_baseline"][ours] = stats([r["module"][ours]["seconds"] / r["baseline"][theirs]["seconds"] for r in rounds])
     total = [sum(r["module"][ours]["seconds"] for ours, _ in PAIRS) / sum(r["baseline"][theirs]["seconds"] for _, theirs in PAIRS) for r in rounds]
     summary["ratio_seconds_module_to_baseline"]["lifecycle"] = stats(total)
+    for ours, theirs in PAIRS if anchored else ():
+        if theirs != "heal":
+            summary["ratio_seconds_module_to_anchor"][ours] = stats([r["module"][ours]["seconds"] / r["anchor"][theirs]["seconds"] for r in rounds])
     return summary
 
 
@@ -372,6 +433,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument("--anchor", action="store_true", help="openstack.cloud.stack tasks as a third contender")
     args = parser.parse_args(argv)
     state = lab_state()
     load_before = os.getloadavg()
@@ -386,7 +448,7 @@ def main(argv=None) -> int:
         try:
             change = (package, same_stack(bench.conn, package), bench.conn.image.find_image(NEW_IMAGE, ignore_missing=False).id)
             for number in range(args.rounds):
-                entry = one_round(bench, stack, change, number)
+                entry = one_round(bench, stack, change, number, args.anchor)
                 rounds.append(entry)
                 print(json.dumps(entry), flush=True)
         finally:
@@ -409,6 +471,12 @@ def main(argv=None) -> int:
         print("{0:12} {1:8}  {2:10}  {3} ({4}-{5})  {6}/{7}  {8}/{9}".format(
             ours, mine["seconds"]["median"], base["seconds"]["median"], ratio["median"], ratio["min"], ratio["max"],
             mine["heat_reads"]["median"], mine["heat_writes"]["median"], base["heat_reads"]["median"], base["heat_writes"]["median"]))
+    for ours, theirs in PAIRS if args.anchor else ():
+        if theirs != "heal":
+            anchor, ratio = summary["anchor"][theirs], summary["ratio_seconds_module_to_anchor"][ours]
+            print("{0:12} openstack.cloud {1} s, ours/openstack.cloud {2} ({3}-{4}), heat r/w {5}/{6}".format(
+                ours, anchor["seconds"]["median"], ratio["median"], ratio["min"], ratio["max"], anchor["heat_reads"]["median"],
+                anchor["heat_writes"]["median"]))
     for key in ("rerun", "change_rerun"):
         rerun = summary["module"][key]
         print("{0:12} {1:8}  changed {2}, heat {3}/{4}".format(key, rerun["seconds"]["median"], rerun["changed"], rerun["heat_reads"]["median"],

@@ -108,14 +108,15 @@ class Bench:
         time.sleep(0.5)  # let the last request line reach the log
         return dict(extra or {}, seconds=round(took, 2), heat_calls=self.log.calls(start))
 
-    def task(self, module: str, args: dict) -> dict:
+    def task(self, module: str, args: dict, env: dict | None = None) -> dict:
+        """One ansible-playbook task of ``module`` (a module of this collection, or a fully qualified name); its result."""
         self.runs += 1
         out = self.work / "result-{0}.json".format(self.runs)
         book = self.work / "task-{0}.yml".format(self.runs)
         book.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": [
-            {"name": "task", "nfv.vnflcm." + module: args, "register": "result"},
+            {"name": "task", module if "." in module else "nfv.vnflcm." + module: args, "register": "result"},
             {"name": "save", "ansible.builtin.copy": {"content": "{{ result | to_json }}", "dest": str(out)}}]}]))
-        done = subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), str(book)], env=self.env, capture_output=True, text=True)
+        done = subprocess.run([str(Path(sys.executable).parent / "ansible-playbook"), str(book)], env=env or self.env, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit("ansible-playbook failed:\n" + done.stdout[-3000:])
         return json.loads(out.read_text())
