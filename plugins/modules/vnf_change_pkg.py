@@ -192,7 +192,7 @@ options:
         several VDUs can be mid-rollout at the same time (each keeps its own update strategy, e.g. C(maxUnavailable))."
       - "V(side_by_side) is refused with a coordination hook (C(lcm-operation-coordinate-new-vnf) /
         C(-old-vnf)), which runs after each VDU, and on OpenStack, where the VNFCs change one at a time."
-      - The choice is kept with the operation: its retry and rollback (M(nfv.vnflcm.vnf_lcm_op_occ)) roll the same way.
+      - "The choice is kept with the operation: its retry and rollback (M(nfv.vnflcm.vnf_lcm_op_occ)) roll the same way."
     type: str
     choices: [one_at_a_time, side_by_side]
     default: one_at_a_time
