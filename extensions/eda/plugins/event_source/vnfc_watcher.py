@@ -1,0 +1,385 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""nfv.vnflcm.vnfc_watcher: an event source that watches the pods of the recorded CNFs and emits heal events."""
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+short_description: Watch the VNFCs of CNF instances on Kubernetes and emit auto-heal events when their pods fail.
+description:
+  - Needs no Prometheus. Follows the VNF instance records this collection keeps (Secrets labelled as records) and the
+    pods of their namespaces with the Kubernetes watch API; when a watch breaks it lists again and watches again,
+    with a bounded backoff.
+  - "A VNFC is the pod its record names (C(vnfcResourceInfo[].metadata.podUid)). It is reported when that pod is
+    deleted or terminating, has ended (phase Failed or Succeeded), or has not been Ready for O(grace_period) seconds.
+    A fault is checked again on a fresh read of the record and the pod before it is reported, and is reported once
+    per pod."
+  - Instances that are not INSTANTIATED are left alone, and so are instances with an operation running (an op occ
+    STARTING, or PROCESSING or ROLLING_BACK with a live lease): a heal, scale or package change replaces pods itself.
+    An op occ whose runner is gone or whose lease expired does not hold the watcher back; the playbook the rulebook
+    runs takes it over.
+  - "The faults of one VNF are gathered for O(heal_window) seconds from the first one and leave as one event,
+    C({nfv_vnflcm: {function_type: auto_heal, vnf_instance_id, vnfc_info_ids, first_alert_at, source: watcher,
+    alerts}}), as nfv.vnflcm.alertmanager emits them. C(vnfc_info_ids) are C(vnfcInfo) ids of the record;
+    C(first_alert_at) is when the first fault was seen; each of C(alerts) is C({fingerprint, startsAt, labels}) with
+    the labels C(vnf_instance_id), C(vnfc_info_id), C(namespace), C(pod), C(pod_uid) and C(reason)
+    (C(deleted), C(ended) or C(not ready))."
+  - Kubernetes only; it reads Secrets and pods (C(list), C(watch), C(get)) in the namespaces it watches.
+options:
+  namespace:
+    description: The namespace to watch (records and pods). Mutually exclusive with O(namespaces) and O(all_namespaces).
+    type: str
+  namespaces:
+    description: The namespaces to watch.
+    type: list
+    elements: str
+  all_namespaces:
+    description:
+      - Watch the records and pods of every namespace (needs cluster-wide read access to Secrets and pods).
+      - When none of O(namespace), O(namespaces) and O(all_namespaces) is given, the kubeconfig context's namespace
+        is watched, else C(default).
+    type: bool
+    default: false
+  grace_period:
+    description: Seconds a recorded pod may stay not Ready before it is reported.
+    type: float
+    default: 60
+  heal_window:
+    description: Seconds during which the faults of one VNF are gathered into one event.
+    type: float
+    default: 30
+  watch_timeout:
+    description: Seconds after which each watch is ended by the API server and the source lists and watches again.
+    type: int
+    default: 300
+  max_backoff:
+    description: The longest wait (seconds) between attempts when the API server cannot be reached.
+    type: float
+    default: 30
+  kubeconfig:
+    description: Path to a kubeconfig file, or its content as a dictionary (E(K8S_AUTH_KUBECONFIG), then E(KUBECONFIG), C(~/.kube/config), in-cluster).
+    type: raw
+  context:
+    description: The kubeconfig context to use (E(K8S_AUTH_CONTEXT)).
+    type: str
+  host:
+    description: The URL of the API server (E(K8S_AUTH_HOST)).
+    type: str
+  api_key:
+    description: A bearer token for the API server (E(K8S_AUTH_API_KEY)).
+    type: str
+  validate_certs:
+    description: Whether to verify the API server's certificate (E(K8S_AUTH_VERIFY_SSL)).
+    type: bool
+  ca_cert:
+    description: A CA bundle for the API server's certificate (E(K8S_AUTH_SSL_CA_CERT)).
+    type: path
+  client_cert:
+    description: A client certificate (E(K8S_AUTH_CERT_FILE)).
+    type: path
+  client_key:
+    description: The client certificate's key (E(K8S_AUTH_KEY_FILE)).
+    type: path
+notes:
+  - The other connection options of the collection's modules (C(username), C(password), C(proxy), C(no_proxy),
+    C(proxy_headers), C(persist_config), C(impersonate_user), C(impersonate_groups)) and their E(K8S_AUTH_*)
+    variables are read the same way.
+"""
+
+EXAMPLES = r"""
+- name: Heal CNFs whose pods fail, without Prometheus
+  hosts: localhost
+  sources:
+    - nfv.vnflcm.vnfc_watcher:
+        namespaces: [cnf-a, cnf-b]
+        grace_period: 60
+        heal_window: 30
+  rules:
+    - name: Heal the VNFCs of one VNF
+      condition: event.nfv_vnflcm.function_type == "auto_heal"
+      action:
+        run_playbook:
+          name: nfv.vnflcm.auto_heal
+"""
+
+import asyncio
+import datetime
+import json
+import logging
+import pathlib
+import sys
+import threading
+import time
+from typing import Any, Dict
+
+try:
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_HEAL_WINDOW, Gatherer, Pump
+except ImportError:
+    # ansible-rulebook runs a source file by its path: the collections tree it sits in is not importable by itself.
+    _ROOT = pathlib.Path(__file__).resolve().parents[7]
+    if _ROOT.joinpath("ansible_collections", "nfv", "vnflcm").is_dir() and str(_ROOT) not in sys.path:
+        sys.path.append(str(_ROOT))
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_HEAL_WINDOW, Gatherer, Pump
+from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import AUTO_HEAL, format_time
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_record, record_name, records_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc_faults import FaultTracker
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.lease import LIVE, lease_status
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+LOGGER = logging.getLogger("nfv.vnflcm.vnfc_watcher")
+SOURCE = "watcher"
+# Without a change, look again this often (an unconfirmed fault is proposed again).
+IDLE_LOOK_SECONDS = 5
+OWN_OPTIONS = {"namespace": None, "namespaces": None, "all_namespaces": False, "grace_period": 60, "heal_window": DEFAULT_HEAL_WINDOW,
+               "watch_timeout": 300, "max_backoff": 30}
+
+
+def options(args):
+    """The source's own options with defaults, and the connection options (the modules' names); ValueError if wrong."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import AUTH_OPTIONS
+    args = {key: value for key, value in (args or {}).items() if value is not None}
+    unknown = sorted(set(args) - set(OWN_OPTIONS) - set(AUTH_OPTIONS))
+    if unknown:
+        raise ValueError("nfv.vnflcm.vnfc_watcher: unknown option(s) {0}".format(", ".join(unknown)))
+    result = dict(OWN_OPTIONS)
+    result.update({key: value for key, value in args.items() if key in OWN_OPTIONS})
+    if sum(1 for name in ("namespace", "namespaces", "all_namespaces") if result[name]) > 1:
+        raise ValueError("nfv.vnflcm.vnfc_watcher: give one of namespace, namespaces and all_namespaces")
+    names = result["namespaces"]
+    if names is not None and (not isinstance(names, list) or not all(isinstance(item, str) and item for item in names)):
+        raise ValueError("nfv.vnflcm.vnfc_watcher: namespaces must be a list of namespace names")
+    for name in ("grace_period", "heal_window", "watch_timeout", "max_backoff"):
+        if isinstance(result[name], bool) or not isinstance(result[name], (int, float)) or result[name] < 0:
+            raise ValueError("nfv.vnflcm.vnfc_watcher: {0} must be a non-negative number of seconds".format(name))
+    connection = {key: value for key, value in args.items() if key in AUTH_OPTIONS}
+    return result, connection
+
+
+def operation_running(op_occs, now=None):
+    """Whether an operation is working on the instance: STARTING, or running with a live lease."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    for op_occ in op_occs:
+        if op_occ.get("operationState") == occ.STARTING or lease_status(op_occ, now)[0] == LIVE:
+            return True
+    return False
+
+
+def heal_request(fault):
+    """The Gatherer's request for a confirmed fault (what an alert would have asked)."""
+    labels = {key: str(fault[key] or "") for key in ("vnf_instance_id", "vnfc_info_id", "namespace", "pod", "pod_uid", "reason")}
+    return {"function_type": AUTO_HEAL, "vnf_instance_id": fault["vnf_instance_id"], "vnfc_info_id": fault["vnfc_info_id"],
+            "fingerprint": "watcher:{0}:{1}".format(fault["pod_uid"] or fault["pod"], fault["reason"].replace(" ", "_")),
+            "startsAt": format_time(fault["seen_at"]), "started": fault["seen_at"], "labels": labels}
+
+
+class Follower:
+    """A local copy of one kind of object in one namespace (or all), kept by list then watch, in a thread.
+
+    ``transform(obj)`` turns an object into what is kept (None: not kept); ``changed()`` is called on every change.
+    """
+
+    def __init__(self, what, list_call, kwargs, key, transform, changed, watch_timeout, max_backoff, api_client):
+        self.what, self.list_call, self.kwargs = what, list_call, kwargs
+        self.key, self.transform, self.changed = key, transform, changed
+        self.watch_timeout, self.max_backoff = watch_timeout, max_backoff
+        self.api_client = api_client
+        self.objects = {}
+        self.synced = False
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="vnfc-watcher " + what, daemon=True)
+        self.watch = None
+
+    def start(self):
+        self.thread.start()
+
+    def stop(self):
+        self.stopping.set()
+        if self.watch is not None:
+            self.watch.stop()
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.objects.values())
+
+    def _keep(self, objects, obj):
+        kept = self.transform(obj)
+        if kept is None:
+            objects.pop(self.key(obj), None)
+        else:
+            objects[self.key(obj)] = kept
+
+    def _run(self):
+        from kubernetes import watch
+        from kubernetes.client.rest import ApiException
+        backoff = 1.0
+        while not self.stopping.is_set():
+            try:
+                listing = self.api_client.sanitize_for_serialization(self.list_call(**self.kwargs, _request_timeout=60))
+                objects = {}
+                for obj in listing.get("items") or []:
+                    self._keep(objects, obj)
+                with self.lock:
+                    self.objects, self.synced = objects, True
+                self.changed()
+                backoff = 1.0
+                self.watch = watch.Watch()
+                for event in self.watch.stream(self.list_call, resource_version=listing["metadata"]["resourceVersion"], timeout_seconds=int(self.watch_timeout),
+                                               _request_timeout=self.watch_timeout + 30, **self.kwargs):
+                    if self.stopping.is_set():
+                        return
+                    obj = event.get("raw_object") or {}
+                    with self.lock:
+                        if event["type"] == "DELETED":
+                            self.objects.pop(self.key(obj), None)
+                        elif event["type"] in ("ADDED", "MODIFIED"):
+                            self._keep(self.objects, obj)
+                    self.changed()
+                # The API server ended the watch (watch_timeout): list and watch again.
+            except ApiException as exc:
+                if exc.status == 410:
+                    continue
+                LOGGER.warning("%s: %s; listing again in %.0f s", self.what, exc.reason or exc, backoff)
+                self.stopping.wait(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+            except Exception as exc:  # a broken connection, an unreachable API server: try again, never die
+                LOGGER.warning("%s: %s; listing again in %.0f s", self.what, exc, backoff)
+                self.stopping.wait(backoff)
+                backoff = min(backoff * 2, self.max_backoff)
+
+
+def _uid_of(obj):
+    return (obj.get("metadata") or {}).get("uid") or "{0}/{1}".format(obj["metadata"].get("namespace"), obj["metadata"].get("name"))
+
+
+def _decoded_record(secret):
+    """``(instance, op_occs)`` of a record Secret; a damaged record is reported and skipped, never fatal."""
+    try:
+        instance, op_occs, _ = read_record(secret)
+        return instance, op_occs
+    except Exception as exc:
+        LOGGER.warning("skipping %s", exc)
+        return None
+
+
+class Watcher:
+    """Followers of records and pods, the fault tracker, and the confirmations on fresh reads."""
+
+    def __init__(self, core, api_client, namespaces, opts, changed):
+        self.core = core
+        self.opts = opts
+        self.tracker = FaultTracker(opts["grace_period"])
+        common = dict(key=_uid_of, changed=changed, watch_timeout=opts["watch_timeout"], max_backoff=opts["max_backoff"], api_client=api_client)
+        self.followers = []
+        for namespace in namespaces:
+            if namespace is None:
+                self.followers.append(Follower("records", core.list_secret_for_all_namespaces, {"label_selector": records_selector()},
+                                               transform=_decoded_record, **common))
+                self.followers.append(Follower("pods", core.list_pod_for_all_namespaces, {}, transform=lambda pod: pod, **common))
+            else:
+                self.followers.append(Follower("records in " + namespace, core.list_namespaced_secret,
+                                               {"namespace": namespace, "label_selector": records_selector()}, transform=_decoded_record, **common))
+                self.followers.append(Follower("pods in " + namespace, core.list_namespaced_pod, {"namespace": namespace},
+                                               transform=lambda pod: pod, **common))
+        self.api_client = api_client
+
+    def start(self):
+        for follower in self.followers:
+            follower.start()
+
+    def stop(self):
+        for follower in self.followers:
+            follower.stop()
+
+    def synced(self):
+        return all(follower.synced for follower in self.followers)
+
+    def candidates(self, now, wall_now):
+        records = [item for follower in self.followers if follower.what.startswith("records") for item in follower.snapshot()]
+        pods = [item for follower in self.followers if follower.what.startswith("pods") for item in follower.snapshot()]
+        return self.tracker.candidates(records, pods, operation_running, now, wall_now)
+
+    def confirm(self, fault):
+        """Blocking: read the record, then the pod, again; whether the fault stands."""
+        from kubernetes.client.rest import ApiException
+        namespace = fault["namespace"]
+        try:
+            secret = self.core.read_namespaced_secret(record_name(fault["vnf_instance_id"]), fault["record_namespace"], _request_timeout=30)
+            instance, op_occs, _ = read_record(self.api_client.sanitize_for_serialization(secret))
+        except ApiException as exc:
+            if exc.status == 404:
+                return False
+            raise
+        try:
+            pod = self.api_client.sanitize_for_serialization(self.core.read_namespaced_pod(fault["pod"], namespace, _request_timeout=30))
+        except ApiException as exc:
+            if exc.status != 404:
+                raise
+            pod = None
+        return self.tracker.confirm(fault, instance, op_occs, pod, operation_running)
+
+
+def namespaces_to_watch(opts, context_namespace):
+    if opts["all_namespaces"]:
+        return [None]
+    if opts["namespaces"]:
+        return sorted(set(opts["namespaces"]))
+    return [opts["namespace"] or context_namespace or "default"]
+
+
+async def watch_loop(watcher, pump, wake, clock=time.monotonic):
+    """Look again on every change (and when a grace period ends); confirm each candidate, then hand it to the pump."""
+    while True:
+        # Cleared before looking, so that a change seen while looking brings the next look at once.
+        wake.clear()
+        if watcher.synced():
+            for fault in watcher.candidates(clock(), datetime.datetime.now(datetime.timezone.utc)):
+                try:
+                    confirmed = await asyncio.to_thread(watcher.confirm, fault)
+                except Exception as exc:
+                    LOGGER.warning("could not check %s of VNF %s again: %s", fault["vnfc_info_id"], fault["vnf_instance_id"], exc)
+                    continue
+                if confirmed:
+                    LOGGER.info("VNFC %s of VNF %s: pod %s/%s %s", fault["vnfc_info_id"], fault["vnf_instance_id"], fault["namespace"], fault["pod"],
+                                fault["reason"])
+                    watcher.tracker.mark_reported(fault)
+                    await pump.add([heal_request(fault)])
+        wait = watcher.tracker.seconds_to_next(clock()) if watcher.synced() else None
+        try:
+            await asyncio.wait_for(wake.wait(), timeout=max(wait, 0.05) if wait is not None else IDLE_LOOK_SECONDS)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
+    """The entry point ansible-rulebook calls."""
+    from kubernetes import client as k8s_client
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
+    opts, connection = options(args)
+    api_client, context_namespace = build_api_client(connection_options(connection))
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+    namespaces = namespaces_to_watch(opts, context_namespace)
+    watcher = Watcher(k8s_client.CoreV1Api(api_client), api_client, namespaces, opts, lambda: loop.call_soon_threadsafe(wake.set))
+    pump = Pump(Gatherer(SOURCE, opts["heal_window"]), queue, LOGGER)
+    LOGGER.info("watching the VNFCs of %s", "every namespace" if namespaces == [None] else ", ".join(namespaces))
+    watcher.start()
+    pumping = asyncio.ensure_future(pump.run())
+    try:
+        await watch_loop(watcher, pump, wake)
+    finally:
+        watcher.stop()
+        pumping.cancel()
+
+
+if __name__ == "__main__":
+    # Try it by hand: python vnfc_watcher.py <namespace> (kubeconfig from KUBECONFIG or ~/.kube/config).
+
+    class PrintQueue:
+        async def put(self, event):
+            print(json.dumps(event), flush=True)
+
+    logging.basicConfig(level=logging.INFO)
+    asyncio.run(main(PrintQueue(), {"namespace": sys.argv[1] if len(sys.argv) > 1 else None, "heal_window": 2, "grace_period": 10}))

@@ -1,0 +1,111 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The nfv.vnflcm.vnfc_watcher event source without a cluster: options, op occs that hold it back, the loop's events."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.extensions.eda.plugins.event_source import vnfc_watcher
+from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import Gatherer, Pump
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc_faults import FaultTracker
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.k8s.test_k8s_vnfc_faults import instance, pod
+
+NOW = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
+
+
+class TestOptions:
+    def test_defaults_and_connection_options(self):
+        opts, connection = vnfc_watcher.options({"namespace": "cnf", "kubeconfig": "/k", "context": "lab"})
+        assert (opts["namespace"], opts["grace_period"], opts["heal_window"]) == ("cnf", 60, 30)
+        assert connection == {"kubeconfig": "/k", "context": "lab"}
+
+    @pytest.mark.parametrize("args", [
+        {"namespace": "a", "namespaces": ["b"]}, {"namespaces": "a"}, {"namespaces": [""]}, {"grace_period": -1},
+        {"heal_window": "x"}, {"colour": "red"}, {"all_namespaces": True, "namespace": "a"},
+    ])
+    def test_bad(self, args):
+        with pytest.raises(ValueError):
+            vnfc_watcher.options(args)
+
+    def test_namespaces_to_watch(self):
+        assert vnfc_watcher.namespaces_to_watch(vnfc_watcher.options({"namespaces": ["b", "a", "b"]})[0], "ctx") == ["a", "b"]
+        assert vnfc_watcher.namespaces_to_watch(vnfc_watcher.options({})[0], "ctx") == ["ctx"]
+        assert vnfc_watcher.namespaces_to_watch(vnfc_watcher.options({})[0], None) == ["default"]
+        assert vnfc_watcher.namespaces_to_watch(vnfc_watcher.options({"all_namespaces": True})[0], None) == [None]
+
+
+class TestOperationRunning:
+    def lease(self, expires, host="elsewhere"):
+        return {"runId": "r", "host": host, "pid": 1, "bootId": "b", "pidNamespace": "p", "processStart": "1", "seconds": 120,
+                "startedAt": "2026-01-02T03:00:00Z", "renewedAt": "2026-01-02T03:00:00Z", "expiresAt": expires}
+
+    def test_states(self):
+        assert not vnfc_watcher.operation_running([], NOW)
+        assert not vnfc_watcher.operation_running([{"operationState": "COMPLETED"}, {"operationState": "FAILED_TEMP"}], NOW)
+        assert vnfc_watcher.operation_running([{"operationState": "STARTING"}], NOW)
+        assert vnfc_watcher.operation_running([{"operationState": "PROCESSING", "lease": self.lease("2026-01-02T03:10:00Z")}], NOW)
+
+    def test_a_run_that_is_gone_does_not_hold_it_back(self):
+        # Expired lease, or none: the playbook takes the op occ over.
+        assert not vnfc_watcher.operation_running([{"operationState": "PROCESSING", "lease": self.lease("2026-01-02T03:04:00Z")}], NOW)
+        assert not vnfc_watcher.operation_running([{"operationState": "ROLLING_BACK"}], NOW)
+
+
+class FakeWatcher:
+    """What watch_loop uses of a Watcher, over fixed records and pods."""
+
+    def __init__(self, records, pods, confirm=True):
+        self.tracker = FaultTracker(grace_period=0.2)
+        self.records, self.pods, self.answer, self.confirmed = records, pods, confirm, []
+
+    def synced(self):
+        return True
+
+    def candidates(self, now, wall_now):
+        return self.tracker.candidates([(record, []) for record in self.records], self.pods, lambda op_occs: False, now, wall_now)
+
+    def confirm(self, fault):
+        self.confirmed.append(fault["vnfc_info_id"])
+        return self.answer
+
+
+def run_loop(watcher, seconds):
+    async def scenario():
+        queue = asyncio.Queue()
+        pump = Pump(Gatherer("watcher", heal_window=0.6), queue)
+        wake = asyncio.Event()
+        tasks = [asyncio.ensure_future(pump.run()), asyncio.ensure_future(vnfc_watcher.watch_loop(watcher, pump, wake))]
+        wake.set()
+        await asyncio.sleep(seconds)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        events = []
+        while not queue.empty():
+            events.append(queue.get_nowait())
+        return events
+    return asyncio.run(scenario())
+
+
+def test_one_event_per_vnf_for_its_failed_vnfcs():
+    watcher = FakeWatcher([instance("vnf-1"), instance("vnf-2", pods=[("c", "uid-c")])], [pod("c", "uid-c"), pod("b", "uid-b", ready=False)])
+    [event] = run_loop(watcher, 1.2)
+    body = event["nfv_vnflcm"]
+    assert (body["function_type"], body["vnf_instance_id"], body["vnfc_info_ids"], body["source"]) == (
+        "auto_heal", "vnf-1", ["VDU1-uid-a", "VDU1-uid-b"], "watcher")
+    assert [alert["labels"]["reason"] for alert in body["alerts"]] == ["deleted", "not ready"]
+    assert body["alerts"][0] == {"fingerprint": "watcher:uid-a:deleted", "startsAt": body["first_alert_at"], "labels": {
+        "vnf_instance_id": "vnf-1", "vnfc_info_id": "VDU1-uid-a", "namespace": "cnf", "pod": "pod-a", "pod_uid": "uid-a", "reason": "deleted"}}
+    # Reported once: the loop looked again many times.
+    assert watcher.confirmed.count("VDU1-uid-a") == 1
+
+
+def test_nothing_when_the_fresh_reads_disagree():
+    watcher = FakeWatcher([instance()], [pod("b", "uid-b")], confirm=False)
+    assert run_loop(watcher, 0.5) == []
+    assert len(watcher.confirmed) >= 1
