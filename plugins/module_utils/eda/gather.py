@@ -65,7 +65,7 @@ class Gatherer:
         now = self.clock()
         ready = sorted((batch["due"], vnf_id) for vnf_id, batch in self.pending.items() if batch["due"] <= now)
         events = []
-        for _, vnf_id in ready:
+        for _due, vnf_id in ready:
             batch = self.pending.pop(vnf_id)
             events.append(self._event(batch["requests"][0], batch["requests"], extra={"vnfc_info_ids": sorted(batch["vnfc_info_ids"])}))
         return events

@@ -70,7 +70,7 @@ def cnf(ansible_task, k8s_lab, k8s_namespace, tacker_packages, tmp_path):
 def test_a_pod_deleted_by_hand_is_one_heal_event_and_the_heal_itself_none(ansible_task, k8s_lab, cnf):
     kube = Api(k8s_lab.kubeconfig)
     namespace = cnf["namespace"]
-    instance, _ = record(kube, namespace)
+    instance = record(kube, namespace)[0]
     resources = {item["id"]: item for item in instance["instantiatedVnfInfo"]["vnfcResourceInfo"]}
     vnfcs = instance["instantiatedVnfInfo"]["vnfcInfo"]
     assert len(vnfcs) >= 2

@@ -145,7 +145,7 @@ def make_app(pump, opts):
     async def receive(request):
         if token:
             given = request.headers.get("Authorization", "")
-            scheme, _, credentials = given.partition(" ")
+            scheme, _space, credentials = given.partition(" ")
             if scheme.lower() != "bearer" or not hmac.compare_digest(credentials.strip().encode("utf-8"), token.encode("utf-8")):
                 return web.json_response({"error": "unauthorized"}, status=401, headers={"WWW-Authenticate": "Bearer"})
         if request.content_length is not None and request.content_length > max_bytes:

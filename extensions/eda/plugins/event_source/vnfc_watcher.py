@@ -257,7 +257,7 @@ def _uid_of(obj):
 def _decoded_record(secret):
     """``(instance, op_occs)`` of a record Secret; a damaged record is reported and skipped, never fatal."""
     try:
-        instance, op_occs, _ = read_record(secret)
+        instance, op_occs, _version = read_record(secret)
         return instance, op_occs
     except Exception as exc:
         LOGGER.warning("skipping %s", exc)
@@ -307,7 +307,7 @@ class Watcher:
         namespace = fault["namespace"]
         try:
             secret = self.core.read_namespaced_secret(record_name(fault["vnf_instance_id"]), fault["record_namespace"], _request_timeout=30)
-            instance, op_occs, _ = read_record(self.api_client.sanitize_for_serialization(secret))
+            instance, op_occs, _version = read_record(self.api_client.sanitize_for_serialization(secret))
         except ApiException as exc:
             if exc.status == 404:
                 return False

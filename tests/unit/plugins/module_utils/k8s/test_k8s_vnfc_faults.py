@@ -35,7 +35,7 @@ def instance(vnf_id="vnf-1", pods=(("a", "uid-a"), ("b", "uid-b")), state="INSTA
                   "metadata": {"namespace": namespace, "podUid": uid}} for name, uid in pods]
     return {"id": vnf_id, "instantiationState": state, "metadata": {"namespace": namespace},
             "instantiatedVnfInfo": {"vnfcResourceInfo": resources,
-                                    "vnfcInfo": [{"id": "VDU1-{0}".format(uid), "vduId": "VDU1", "vnfcResourceInfoId": uid} for _, uid in pods]}}
+                                    "vnfcInfo": [{"id": "VDU1-{0}".format(uid), "vduId": "VDU1", "vnfcResourceInfoId": uid} for _name, uid in pods]}}
 
 
 def pod(name, uid, ready=True, phase="Running", deleting=False, namespace="cnf"):
