@@ -11,11 +11,11 @@ short_description: Receive Alertmanager webhooks and emit auto-heal and auto-sca
 description:
   - An HTTP server that takes Alertmanager's webhook (payload version 4) and turns the firing alerts meant for
     VNF lifecycle management into events for a rulebook.
-  - An alert is taken when its labels carry C(receiver_type=tacker) (Tacker's Prometheus plugin labels, unchanged:
+  - "An alert is taken when its labels carry C(receiver_type=tacker) (Tacker's Prometheus plugin labels, unchanged:
     C(function_type), C(vnf_instance_id), C(vnfc_info_id), C(auto_scale_type), C(aspect_id)) or
     C(nfv_vnflcm_function) (the same labels under this collection's names: C(nfv_vnflcm_function),
     C(nfv_vnflcm_vnf_instance_id), C(nfv_vnflcm_vnfc_info_id), C(nfv_vnflcm_auto_scale_type),
-    C(nfv_vnflcm_aspect_id); they win when both are given). Other alerts and resolved alerts are ignored.
+    C(nfv_vnflcm_aspect_id); they win when both are given). Other alerts and resolved alerts are ignored."
   - "The whole body is checked before anything is emitted. A body that is not a JSON object, whose C(alerts) is not a
     list, or with an alert of ours that lacks an id or has a wrong type or value is refused with HTTP 400 and a JSON
     body C({error, field, reason}) naming the field at fault (for example C(alerts[2].labels.aspect_id)); nothing is
@@ -23,13 +23,14 @@ description:
     A good body gets HTTP 200 and C({status: ok, accepted, ignored, duplicates})."
   - "auto_heal: the alerts of one VNF are gathered for O(heal_window) seconds from the first one (Tacker's timer), then
     leave as one event naming every VNFC asked for. auto_scale: one event per firing alert, at once."
-  - An alert seen before (same C(fingerprint) and C(startsAt): Alertmanager sends a firing alert again with every
-    notification of its group) is not emitted again for O(dedup_window) seconds.
-  - "Each event is C({nfv_vnflcm: {function_type, vnf_instance_id, vnfc_info_ids (auto_heal), auto_scale_type and
-    aspect_id (auto_scale), first_alert_at, source: alertmanager, alerts: [{fingerprint, startsAt, labels}]}}):
-    C(first_alert_at) is the earliest C(startsAt), in UTC to the second as op occs' times are; at most 100 alerts are kept."
-  - C(GET) on O(endpoint) followed by C(/health) answers C({status: ok}) once the server listens (no token needed),
-    for readiness probes and tests.
+  - "An alert seen before (same C(fingerprint) and C(startsAt): Alertmanager sends a firing alert again with every
+    notification of its group) is not emitted again for O(dedup_window) seconds."
+  - "Each event has one key, C(nfv_vnflcm), holding C(function_type), C(vnf_instance_id), C(vnfc_info_ids) (auto_heal),
+    C(auto_scale_type) and C(aspect_id) (auto_scale), C(first_alert_at), C(source) (V(alertmanager)) and C(alerts), a
+    list of C({fingerprint, startsAt, labels}) of the alerts it came from (at most 100). C(first_alert_at) is the
+    earliest C(startsAt), in UTC to the second as op occs' times are."
+  - "C(GET) on O(endpoint) followed by C(/health) answers C({status: ok}) once the server listens (no token needed),
+    for readiness probes and tests."
   - Whether the instance allows it (C(isAutohealEnabled), C(isAutoscaleEnabled)), is INSTANTIATED, was healed
     already, or is busy is decided by the playbook the rulebook runs, not here.
 options:

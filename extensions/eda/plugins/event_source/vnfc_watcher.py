@@ -16,16 +16,16 @@ description:
     deleted or terminating, has ended (phase Failed or Succeeded), or has not been Ready for O(grace_period) seconds.
     A fault is checked again on a fresh read of the record and the pod before it is reported, and is reported once
     per pod."
-  - Instances that are not INSTANTIATED are left alone, and so are instances with an operation running (an op occ
+  - "Instances that are not INSTANTIATED are left alone, and so are instances with an operation running (an op occ
     STARTING, or PROCESSING or ROLLING_BACK with a live lease): a heal, scale or package change replaces pods itself.
     An op occ whose runner is gone or whose lease expired does not hold the watcher back; the playbook the rulebook
-    runs takes it over.
-  - "The faults of one VNF are gathered for O(heal_window) seconds from the first one and leave as one event,
-    C({nfv_vnflcm: {function_type: auto_heal, vnf_instance_id, vnfc_info_ids, first_alert_at, source: watcher,
-    alerts}}), as nfv.vnflcm.alertmanager emits them. C(vnfc_info_ids) are C(vnfcInfo) ids of the record;
-    C(first_alert_at) is when the first fault was seen; each of C(alerts) is C({fingerprint, startsAt, labels}) with
-    the labels C(vnf_instance_id), C(vnfc_info_id), C(namespace), C(pod), C(pod_uid) and C(reason)
-    (C(deleted), C(ended) or C(not ready))."
+    runs takes it over."
+  - "The faults of one VNF are gathered for O(heal_window) seconds from the first one and leave as one event, as
+    nfv.vnflcm.alertmanager emits them: one key, C(nfv_vnflcm), holding C(function_type) (V(auto_heal)),
+    C(vnf_instance_id), C(vnfc_info_ids) (C(vnfcInfo) ids of the record), C(first_alert_at) (when the first fault was
+    seen), C(source) (V(watcher)) and C(alerts), one C({fingerprint, startsAt, labels}) per fault, whose labels are
+    C(vnf_instance_id), C(vnfc_info_id), C(namespace), C(pod), C(pod_uid) and C(reason) (V(deleted), V(ended) or
+    V(not ready))."
   - Kubernetes only; it reads Secrets and pods (C(list), C(watch), C(get)) in the namespaces it watches.
 options:
   namespace:
