@@ -119,6 +119,8 @@ def options(args):
     """The source's options with their defaults; a wrong one is a ValueError before anything listens."""
     result = dict(DEFAULTS)
     result.update({key: value for key, value in (args or {}).items() if value is not None})
+    for name in ("port", "max_body_bytes", "max_alerts", "heal_window", "dedup_window"):
+        result[name] = from_text(result[name], int if name in ("port", "max_body_bytes", "max_alerts") else float)
     unknown = sorted(set(result) - set(DEFAULTS))
     if unknown:
         raise ValueError("nfv.vnflcm.alertmanager: unknown option(s) {0}".format(", ".join(unknown)))
@@ -132,6 +134,16 @@ def options(args):
         raise ValueError("nfv.vnflcm.alertmanager: endpoint must be a path starting with /")
     result["endpoint"] = result["endpoint"].rstrip("/") or "/"
     return result
+
+
+def from_text(value, kind):
+    """A number given as text (a rulebook variable from the environment) as a number; anything else unchanged."""
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            return value
+    return value
 
 
 def _answer(status, body):

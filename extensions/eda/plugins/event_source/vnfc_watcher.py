@@ -7,11 +7,11 @@ from __future__ import annotations
 
 DOCUMENTATION = r"""
 ---
-short_description: Watch the VNFCs of CNF instances on Kubernetes and emit auto-heal events when their pods fail.
+short_description: Watch the VNFCs of VNF instances and emit auto-heal events when their pods or servers fail.
 description:
-  - Needs no Prometheus. Follows the VNF instance records this collection keeps (Secrets labelled as records) and the
-    pods of their namespaces with the Kubernetes watch API; when a watch breaks it lists again and watches again,
-    with a bounded backoff.
+  - Needs no Prometheus. On Kubernetes (O(vim_type=kubernetes), the default) it follows the VNF instance records
+    this collection keeps (Secrets labelled as records) and the pods of their namespaces with the Kubernetes watch
+    API; when a watch breaks it lists again and watches again, with a bounded backoff.
   - "A VNFC is the pod its record names (C(vnfcResourceInfo[].metadata.podUid)). It is reported when that pod is
     deleted or terminating, has ended (phase Failed or Succeeded), or has not been Ready for O(grace_period) seconds.
     A fault is checked again on a fresh read of the record and the pod before it is reported, and is reported once
@@ -26,8 +26,21 @@ description:
     seen), C(source) (V(watcher)) and C(alerts), one C({fingerprint, startsAt, labels}) per fault, whose labels are
     C(vnf_instance_id), C(vnfc_info_id), C(namespace), C(pod), C(pod_uid) and C(reason) (V(deleted), V(ended) or
     V(not ready))."
-  - Kubernetes only; it reads Secrets and pods (C(list), C(watch), C(get)) in the namespaces it watches.
+  - On Kubernetes it reads Secrets and pods (C(list), C(watch), C(get)) in the namespaces it watches.
+  - "On OpenStack (O(vim_type=openstack), or when O(cloud) or O(auth) is given) it polls every O(interval) seconds the
+    records of the project's VNF stacks and the project's servers. A VNFC whose server is in ERROR or SHUTOFF, or gone,
+    is reported once the record is read again unchanged and the server again in fault; the labels of its alert are
+    C(vnf_instance_id), C(vnfc_info_id), C(server_id) and C(reason) (V(error), V(shutoff) or V(gone))."
 options:
+  vim_type:
+    description: Where the VNFs run.
+    type: str
+    choices: [kubernetes, openstack]
+    default: kubernetes
+  interval:
+    description: OpenStack only; seconds between two polls of the records and servers.
+    type: float
+    default: 30
   namespace:
     description: The namespace to watch (records and pods). Mutually exclusive with O(namespaces) and O(all_namespaces).
     type: str
@@ -82,13 +95,37 @@ options:
   client_key:
     description: The client certificate's key (E(K8S_AUTH_KEY_FILE)).
     type: path
+  cloud:
+    description: OpenStack only; a cloud of C(clouds.yaml) by name, or its settings as a dictionary (as the collection's modules take it).
+    type: raw
+  auth:
+    description: OpenStack only; the authentication dictionary (C(auth_url), C(username), ...) as openstack.cloud takes it.
+    type: dict
+  region_name:
+    description: OpenStack only; the region.
+    type: str
 notes:
   - The other connection options of the collection's modules (C(username), C(password), C(proxy), C(no_proxy),
     C(proxy_headers), C(persist_config), C(impersonate_user), C(impersonate_groups)) and their E(K8S_AUTH_*)
-    variables are read the same way.
+    variables are read the same way; so are OpenStack's C(auth_type), C(interface) and C(api_timeout), and E(OS_CLOUD)
+    and the E(OS_*) variables when neither O(cloud) nor O(auth) is given with O(vim_type=openstack).
 """
 
 EXAMPLES = r"""
+- name: Heal VM-based VNFs whose servers fail
+  hosts: localhost
+  sources:
+    - nfv.vnflcm.vnfc_watcher:
+        vim_type: openstack
+        cloud: mycloud
+        interval: 30
+  rules:
+    - name: Heal the VNFCs of one VNF
+      condition: event.nfv_vnflcm.function_type == "auto_heal"
+      action:
+        run_playbook:
+          name: nfv.vnflcm.auto_heal
+
 - name: Heal CNFs whose pods fail, without Prometheus
   hosts: localhost
   sources:
@@ -133,14 +170,19 @@ SOURCE = "watcher"
 # Without a change, look again this often (an unconfirmed fault is proposed again).
 IDLE_LOOK_SECONDS = 5
 OWN_OPTIONS = {"namespace": None, "namespaces": None, "all_namespaces": False, "grace_period": 60, "heal_window": DEFAULT_HEAL_WINDOW,
-               "watch_timeout": 300, "max_backoff": 30}
+               "watch_timeout": 300, "max_backoff": 30, "interval": 30}
+OPENSTACK_OPTIONS = ("cloud", "auth", "auth_type", "region_name", "interface", "api_timeout")
 
 
 def options(args):
     """The source's own options with defaults, and the connection options (the modules' names); ValueError if wrong."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import AUTH_OPTIONS
     args = {key: value for key, value in (args or {}).items() if value is not None}
-    unknown = sorted(set(args) - set(OWN_OPTIONS) - set(AUTH_OPTIONS))
+    vim_type = args.pop("vim_type", None) or ("openstack" if args.get("cloud") or args.get("auth") else "kubernetes")
+    if vim_type not in ("kubernetes", "openstack"):
+        raise ValueError("nfv.vnflcm.vnfc_watcher: vim_type must be kubernetes or openstack")
+    allowed = set(AUTH_OPTIONS) if vim_type == "kubernetes" else {"validate_certs", "ca_cert", "client_cert", "client_key"} | set(OPENSTACK_OPTIONS)
+    unknown = sorted(set(args) - set(OWN_OPTIONS) - allowed)
     if unknown:
         raise ValueError("nfv.vnflcm.vnfc_watcher: unknown option(s) {0}".format(", ".join(unknown)))
     result = dict(OWN_OPTIONS)
@@ -150,10 +192,18 @@ def options(args):
     names = result["namespaces"]
     if names is not None and (not isinstance(names, list) or not all(isinstance(item, str) and item for item in names)):
         raise ValueError("nfv.vnflcm.vnfc_watcher: namespaces must be a list of namespace names")
-    for name in ("grace_period", "heal_window", "watch_timeout", "max_backoff"):
+    for name in ("grace_period", "heal_window", "watch_timeout", "max_backoff", "interval"):
+        if isinstance(result[name], str):
+            try:
+                result[name] = float(result[name])
+            except ValueError:
+                pass
         if isinstance(result[name], bool) or not isinstance(result[name], (int, float)) or result[name] < 0:
             raise ValueError("nfv.vnflcm.vnfc_watcher: {0} must be a non-negative number of seconds".format(name))
-    connection = {key: value for key, value in args.items() if key in AUTH_OPTIONS}
+    if vim_type == "openstack" and any(result[name] for name in ("namespace", "namespaces", "all_namespaces")):
+        raise ValueError("nfv.vnflcm.vnfc_watcher: namespaces are for vim_type kubernetes")
+    result["vim_type"] = vim_type
+    connection = {key: value for key, value in args.items() if key in allowed}
     return result, connection
 
 
@@ -168,9 +218,11 @@ def operation_running(op_occs, now=None):
 
 def heal_request(fault):
     """The Gatherer's request for a confirmed fault (what an alert would have asked)."""
-    labels = {key: str(fault[key] or "") for key in ("vnf_instance_id", "vnfc_info_id", "namespace", "pod", "pod_uid", "reason")}
+    names = ("vnf_instance_id", "vnfc_info_id", "namespace", "pod", "pod_uid", "server_id", "reason")
+    labels = {key: str(fault[key] or "") for key in names if key in fault}
+    resource = fault.get("server_id") or fault.get("pod_uid") or fault.get("pod")
     return {"function_type": AUTO_HEAL, "vnf_instance_id": fault["vnf_instance_id"], "vnfc_info_id": fault["vnfc_info_id"],
-            "fingerprint": "watcher:{0}:{1}".format(fault["pod_uid"] or fault["pod"], fault["reason"].replace(" ", "_")),
+            "fingerprint": "watcher:{0}:{1}".format(resource, fault["reason"].replace(" ", "_")),
             "startsAt": format_time(fault["seen_at"]), "started": fault["seen_at"], "labels": labels}
 
 
@@ -226,7 +278,8 @@ class Follower:
                 self.changed()
                 backoff = 1.0
                 self.watch = watch.Watch()
-                for event in self.watch.stream(self.list_call, resource_version=listing["metadata"]["resourceVersion"], timeout_seconds=int(self.watch_timeout),
+                since = listing["metadata"]["resourceVersion"]
+                for event in self.watch.stream(self.list_call, resource_version=since, timeout_seconds=max(1, int(self.watch_timeout)),
                                                _request_timeout=self.watch_timeout + 30, **self.kwargs):
                     if self.stopping.is_set():
                         return
@@ -321,6 +374,61 @@ class Watcher:
         return self.tracker.confirm(fault, instance, op_occs, pod, operation_running)
 
 
+class ServerPoller:
+    """OpenStack: the project's records (its stacks) and servers, read every ``interval`` seconds (blocking calls)."""
+
+    def __init__(self, conn):
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.vnfc_faults import ServerFaultTracker
+        self.conn = conn
+        self.stacks = Stacks(conn)
+        self.tracker = ServerFaultTracker()
+
+    def store(self):
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
+        return HeatRecordStore(self.stacks)
+
+    def candidates(self, wall_now):
+        records = self.store().list()
+        statuses = {server.id: server.status for server in self.conn.compute.servers()}
+        return self.tracker.candidates(records, statuses, operation_running, wall_now)
+
+    def confirm(self, fault):
+        """The record unchanged since the servers were listed (no operation came in between), and the server really
+        in fault: read again."""
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.vnfc_faults import server_fault
+        found = self.store().find(fault["vnf_instance_id"])
+        if found is None or found[2] != fault["version"]:
+            return False
+        server = self.conn.compute.find_server(fault["server_id"], ignore_missing=True)
+        return server_fault(server.status if server is not None else None) == fault["reason"]
+
+
+async def poll_loop(poller, pump, interval, max_backoff=30):
+    """Every ``interval`` seconds: the candidates, each confirmed, then handed to the pump; errors back off (bounded)."""
+    first_backoff = backoff = min(1.0, max_backoff)
+    while True:
+        try:
+            faults = await asyncio.to_thread(poller.candidates, datetime.datetime.now(datetime.timezone.utc))
+            backoff = first_backoff
+        except Exception as exc:  # an unreachable cloud: try again, never die
+            LOGGER.warning("polling the cloud: %s; again in %.0f s", exc, backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, max_backoff)
+            continue
+        for fault in faults:
+            try:
+                confirmed = await asyncio.to_thread(poller.confirm, fault)
+            except Exception as exc:
+                LOGGER.warning("could not check %s of VNF %s again: %s", fault["vnfc_info_id"], fault["vnf_instance_id"], exc)
+                continue
+            if confirmed:
+                LOGGER.info("VNFC %s of VNF %s: server %s %s", fault["vnfc_info_id"], fault["vnf_instance_id"], fault["server_id"], fault["reason"])
+                poller.tracker.mark_reported(fault)
+                await pump.add([heal_request(fault)])
+        await asyncio.sleep(interval)
+
+
 def namespaces_to_watch(opts, context_namespace):
     if opts["all_namespaces"]:
         return [None]
@@ -355,9 +463,12 @@ async def watch_loop(watcher, pump, wake, clock=time.monotonic):
 
 async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
     """The entry point ansible-rulebook calls."""
+    opts, connection = options(args)
+    if opts["vim_type"] == "openstack":
+        await main_openstack(queue, opts, connection)
+        return
     from kubernetes import client as k8s_client
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
-    opts, connection = options(args)
     api_client, context_namespace = build_api_client(connection_options(connection))
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
@@ -371,6 +482,18 @@ async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
         await watch_loop(watcher, pump, wake)
     finally:
         watcher.stop()
+        pumping.cancel()
+
+
+async def main_openstack(queue, opts, connection):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
+    conn = await asyncio.to_thread(cloud.connect, cloud.connection_options(connection))
+    pump = Pump(Gatherer(SOURCE, opts["heal_window"]), queue, LOGGER)
+    LOGGER.info("polling the servers of the VNFs of the OpenStack project every %s s", opts["interval"])
+    pumping = asyncio.ensure_future(pump.run())
+    try:
+        await poll_loop(ServerPoller(conn), pump, opts["interval"], opts["max_backoff"])
+    finally:
         pumping.cancel()
 
 

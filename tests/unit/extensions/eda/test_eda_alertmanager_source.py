@@ -154,3 +154,8 @@ def test_bad_options(args):
 def test_defaults():
     opts = alertmanager.options({})
     assert (opts["host"], opts["port"], opts["endpoint"], opts["heal_window"], opts["token"]) == ("0.0.0.0", 5050, "/alerts", 30, None)
+
+
+def test_numbers_given_as_text():
+    opts = alertmanager.options({"port": "6000", "heal_window": "2.5"})
+    assert (opts["port"], opts["heal_window"]) == (6000, 2.5)

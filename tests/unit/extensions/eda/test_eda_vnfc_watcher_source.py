@@ -109,3 +109,62 @@ def test_nothing_when_the_fresh_reads_disagree():
     watcher = FakeWatcher([instance()], [pod("b", "uid-b")], confirm=False)
     assert run_loop(watcher, 0.5) == []
     assert len(watcher.confirmed) >= 1
+
+
+class FakePoller:
+    """What poll_loop uses of a ServerPoller, over fixed records and server statuses."""
+
+    def __init__(self, records, statuses, fail_first=False):
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.vnfc_faults import ServerFaultTracker
+        self.tracker = ServerFaultTracker()
+        self.records, self.statuses, self.fail_first, self.polls = records, statuses, fail_first, 0
+
+    def candidates(self, wall_now):
+        self.polls += 1
+        if self.fail_first and self.polls == 1:
+            raise ConnectionError("keystone unreachable")
+        return self.tracker.candidates([(record, [], 1) for record in self.records], self.statuses, lambda op_occs: False, wall_now)
+
+    def confirm(self, fault):
+        return True
+
+
+def run_poll(poller, seconds):
+    async def scenario():
+        queue = asyncio.Queue()
+        pump = Pump(Gatherer("watcher", heal_window=0.3), queue)
+        tasks = [asyncio.ensure_future(pump.run()), asyncio.ensure_future(vnfc_watcher.poll_loop(poller, pump, 0.1, max_backoff=0.1))]
+        await asyncio.sleep(seconds)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        events = []
+        while not queue.empty():
+            events.append(queue.get_nowait())
+        return events
+    return asyncio.run(scenario())
+
+
+def test_openstack_one_event_for_the_failed_servers_of_a_vnf_after_a_failed_poll():
+    from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.test_heat_vnfc_faults import vm_instance
+    poller = FakePoller([vm_instance()], {"s1": "ERROR", "s2": "SHUTOFF"}, fail_first=True)
+    [event] = run_poll(poller, 1.0)
+    body = event["nfv_vnflcm"]
+    assert (body["vnf_instance_id"], body["vnfc_info_ids"], body["source"]) == ("vnf-1", ["VDU1-s1", "VDU1-s2"], "watcher")
+    assert body["alerts"][0]["labels"] == {"vnf_instance_id": "vnf-1", "vnfc_info_id": "VDU1-s1", "server_id": "s1", "reason": "error"}
+    assert poller.polls > 2
+
+
+def test_openstack_options():
+    opts, connection = vnfc_watcher.options({"cloud": "lab", "interval": "10"})
+    assert (opts["vim_type"], opts["interval"], connection) == ("openstack", 10.0, {"cloud": "lab"})
+    with pytest.raises(ValueError):
+        vnfc_watcher.options({"vim_type": "openstack", "kubeconfig": "/k"})
+    with pytest.raises(ValueError):
+        vnfc_watcher.options({"vim_type": "openstack", "namespace": "a"})
+    with pytest.raises(ValueError):
+        vnfc_watcher.options({"vim_type": "vmware"})
+
+
+def test_numbers_given_as_text():
+    assert vnfc_watcher.options({"grace_period": "5", "heal_window": "2.5"})[0]["grace_period"] == 5.0
