@@ -468,11 +468,17 @@ async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
         await main_openstack(queue, opts, connection)
         return
     from kubernetes import client as k8s_client
+    from kubernetes.client import rest as k8s_rest
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
     api_client, context_namespace = build_api_client(connection_options(connection))
+    namespaces = namespaces_to_watch(opts, context_namespace)
+    # Each watch holds a connection the whole time: room for all of them, and for the confirmations' reads.
+    needed = 2 * len(namespaces) + 4
+    if (api_client.configuration.connection_pool_maxsize or 0) < needed:
+        api_client.configuration.connection_pool_maxsize = needed
+        api_client.rest_client = k8s_rest.RESTClientObject(api_client.configuration)
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
-    namespaces = namespaces_to_watch(opts, context_namespace)
     watcher = Watcher(k8s_client.CoreV1Api(api_client), api_client, namespaces, opts, lambda: loop.call_soon_threadsafe(wake.set))
     pump = Pump(Gatherer(SOURCE, opts["heal_window"]), queue, LOGGER)
     LOGGER.info("watching the VNFCs of %s", "every namespace" if namespaces == [None] else ", ".join(namespaces))
