@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The nfv.vnflcm.vnfc_watcher event source against the Kubernetes lab: a pod deleted by hand is one heal event naming
+"""The nfv.vnflcm.vnfc_watcher event source against the Kubernetes lab: a pod deleted by hand, or Failed, is one heal event naming
 its VNFC; the pods a heal replaces itself are none."""
 
 from __future__ import annotations
@@ -92,6 +92,30 @@ def test_a_pod_deleted_by_hand_is_one_heal_event_and_the_heal_itself_none(ansibl
         healed = ansible_task("vnf_heal", dict(cnf, request={"vnfcInstanceId": [item["id"] for item in vnfcs]}))
         assert healed.get("failed") is not True, healed.get("msg")
         time.sleep(3)
+        assert source.events.empty(), source.events.get()
+    finally:
+        source.stop()
+
+
+def test_a_failed_pod_is_one_heal_event(k8s_lab, cnf):
+    kube = Api(k8s_lab.kubeconfig)
+    namespace = cnf["namespace"]
+    instance = record(kube, namespace)[0]
+    resources = {item["id"]: item for item in instance["instantiatedVnfInfo"]["vnfcResourceInfo"]}
+    victim = instance["instantiatedVnfInfo"]["vnfcInfo"][-1]
+    pod_name = resources[victim["vnfcResourceInfoId"]]["computeResource"]["resourceId"]
+    source = RunningSource({"namespace": namespace, "kubeconfig": str(k8s_lab.kubeconfig), "heal_window": 1, "grace_period": 30})
+    try:
+        time.sleep(2)
+        assert source.events.empty()
+        # What the kubelet reports of a pod whose containers exited for good.
+        path = "/api/v1/namespaces/{0}/pods/{1}/status".format(namespace, pod_name)
+        status, answer, _headers = kube.request("PATCH", path, {"status": {"phase": "Failed", "reason": "Evicted"}},
+                                                headers={"Content-Type": "application/merge-patch+json"})
+        assert status == 200, answer
+        event = source.next_event(timeout=30)["nfv_vnflcm"]
+        assert (event["vnf_instance_id"], event["vnfc_info_ids"], event["alerts"][0]["labels"]["reason"]) == (instance["id"], [victim["id"]], "ended")
+        time.sleep(2)
         assert source.events.empty(), source.events.get()
     finally:
         source.stop()
