@@ -163,8 +163,9 @@ def make_app(pump, opts):
                 return web.json_response({"error": "unauthorized"}, status=401, headers={"WWW-Authenticate": "Bearer"})
         if request.content_length is not None and request.content_length > max_bytes:
             return _answer(413, {"error": "body too large", "field": "", "reason": "more than {0} bytes".format(max_bytes)})
-        raw = await request.content.read(max_bytes + 1)
-        if len(raw) > max_bytes:
+        try:
+            raw = await request.read()  # the whole body, or HTTPRequestEntityTooLarge past client_max_size
+        except web.HTTPRequestEntityTooLarge:
             return _answer(413, {"error": "body too large", "field": "", "reason": "more than {0} bytes".format(max_bytes)})
         try:
             try:
@@ -184,7 +185,7 @@ def make_app(pump, opts):
     async def health(request):
         return _answer(200, {"status": "ok"})
 
-    app = web.Application(client_max_size=max_bytes + 1)
+    app = web.Application(client_max_size=max_bytes)
     app.router.add_post(opts["endpoint"], receive)
     app.router.add_get((opts["endpoint"] if opts["endpoint"] != "/" else "") + "/health", health)
     return app

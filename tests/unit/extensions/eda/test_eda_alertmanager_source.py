@@ -131,6 +131,22 @@ def test_body_size_bound():
     assert too_big[0] == 413 and small[0] == 200 and len(events) == 1
 
 
+def test_a_large_body_read_whole():
+    # About 400 KB: it reaches the server in many reads.
+    alerts = [heal_alert(vnfc="VDU1-{0}".format(n), fingerprint=str(n)) for n in range(1000)]
+    for alert in alerts:
+        alert["annotations"] = {"description": "x" * 200}
+
+    async def exchange(post, get, queue):
+        answer = await post(body(*alerts))
+        await asyncio.sleep(WINDOW + 0.3)
+        return answer, drain(queue)
+    (status, answer), events = run_source(exchange)
+    assert status == 200 and answer["accepted"] == 1000
+    [event] = events
+    assert len(event["nfv_vnflcm"]["vnfc_info_ids"]) == 1000 and len(event["nfv_vnflcm"]["alerts"]) == 100
+
+
 def test_too_many_alerts():
     async def exchange(post, get, queue):
         return await post(body(*[scale_alert(fingerprint=str(n)) for n in range(3)])), drain(queue)
