@@ -101,10 +101,16 @@ class Pump:
         self._wake = asyncio.Event()
 
     async def add(self, requests):
+        """Hand ``requests`` to the gatherer, emitting what leaves at once; returns how many were seen before."""
+        duplicates = 0
         for request in requests:
-            for event in self.gatherer.add(request):
+            before = self.gatherer.duplicates
+            events = self.gatherer.add(request)
+            duplicates += self.gatherer.duplicates - before
+            for event in events:
                 await self._put(event)
         self._wake.set()
+        return duplicates
 
     async def run(self):
         """Forever (until cancelled): emit each heal batch when its window ends."""

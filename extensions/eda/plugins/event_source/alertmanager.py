@@ -152,7 +152,7 @@ def _answer(status, body):
 
 def make_app(pump, opts):
     """The aiohttp application: POST ``endpoint`` for alerts, GET ``endpoint``/health for readiness."""
-    token = opts["token"]
+    token = str(opts["token"]) if opts["token"] is not None else None
     max_bytes = opts["max_body_bytes"]
 
     async def receive(request):
@@ -176,9 +176,7 @@ def make_app(pump, opts):
         except PayloadError as exc:
             LOGGER.warning("refused a webhook body from %s: %s", request.remote, exc)
             return _answer(exc.status, exc.as_json())
-        before = pump.gatherer.duplicates
-        await pump.add(requests)
-        duplicates = pump.gatherer.duplicates - before
+        duplicates = await pump.add(requests)
         LOGGER.info("webhook from %s: %d alert(s) taken, %d ignored, %d already seen", request.remote, len(requests) - duplicates, ignored, duplicates)
         return _answer(200, {"status": "ok", "accepted": len(requests) - duplicates, "ignored": ignored, "duplicates": duplicates})
 
