@@ -266,7 +266,7 @@ class Follower:
     def _run(self):
         from kubernetes import watch
         from kubernetes.client.rest import ApiException
-        backoff = 1.0
+        first_backoff = backoff = min(1.0, self.max_backoff)
         while not self.stopping.is_set():
             try:
                 listing = self.api_client.sanitize_for_serialization(self.list_call(**self.kwargs, _request_timeout=60))
@@ -276,7 +276,7 @@ class Follower:
                 with self.lock:
                     self.objects, self.synced = objects, True
                 self.changed()
-                backoff = 1.0
+                backoff = first_backoff
                 self.watch = watch.Watch()
                 since = listing["metadata"]["resourceVersion"]
                 for event in self.watch.stream(self.list_call, resource_version=since, timeout_seconds=max(1, int(self.watch_timeout)),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import time
 
 import pytest
 
@@ -168,3 +169,66 @@ def test_openstack_options():
 
 def test_numbers_given_as_text():
     assert vnfc_watcher.options({"grace_period": "5", "heal_window": "2.5"})[0]["grace_period"] == 5.0
+
+
+class FakeApiClient:
+    def sanitize_for_serialization(self, obj):
+        return obj
+
+
+class BreakingWatch:
+    """kubernetes.watch.Watch stand-in: each stream yields the planned events, then breaks (or ends)."""
+
+    plans = []
+    streams = []
+
+    def __init__(self):
+        self.stopped = False
+
+    def stream(self, list_call, **kwargs):
+        BreakingWatch.streams.append(kwargs["resource_version"])
+        events, error = BreakingWatch.plans.pop(0) if BreakingWatch.plans else ([], None)
+        for event in events:
+            yield event
+        if error:
+            raise error
+
+    def stop(self):
+        self.stopped = True
+
+
+def test_follower_lists_again_when_the_watch_breaks(monkeypatch):
+    import threading
+    import kubernetes.watch
+    from kubernetes.client.rest import ApiException
+
+    listings = []
+    changed = threading.Event()
+
+    def list_call(**kwargs):
+        listings.append(kwargs)
+        if len(listings) == 2:
+            raise ConnectionError("API server restarting")
+        return {"metadata": {"resourceVersion": str(len(listings))}, "items": [pod("a", "uid-a")] if len(listings) == 1 else []}
+
+    pod_b = pod("b", "uid-b")
+    BreakingWatch.plans = [([{"type": "ADDED", "raw_object": pod_b}], ConnectionError("watch broken")),
+                           ([{"type": "DELETED", "raw_object": pod_b}], ApiException(status=410, reason="Gone"))]
+    BreakingWatch.streams = []
+    monkeypatch.setattr(kubernetes.watch, "Watch", BreakingWatch)
+    follower = vnfc_watcher.Follower("pods in cnf", list_call, {"namespace": "cnf"}, key=vnfc_watcher._uid_of, transform=lambda obj: obj,
+                                     changed=changed.set, watch_timeout=5, max_backoff=0.05, api_client=FakeApiClient())
+    follower.start()
+    try:
+        deadline = time.monotonic() + 10
+        while len(listings) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        follower.stop()
+        follower.thread.join(5)
+    # listed (pod a), watched (pod b added), broke; listing failed, backed off (bounded), listed again (nothing), watched
+    # (pod b deleted), 410: listed again at once.
+    assert len(listings) >= 4 and BreakingWatch.streams[:2] == ["1", "3"]
+    assert all(call == {"namespace": "cnf", "_request_timeout": 60} for call in listings)
+    assert follower.synced and changed.is_set()
+    assert not follower.thread.is_alive()
