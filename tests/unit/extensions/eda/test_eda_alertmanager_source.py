@@ -1,0 +1,177 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The nfv.vnflcm.alertmanager event source over HTTP: a real server on 127.0.0.1 (a free port), a real client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+import pytest
+
+from ansible_collections.nfv.vnflcm.extensions.eda.plugins.event_source import alertmanager
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.eda.test_eda_gather import body, heal_alert, scale_alert
+
+WINDOW = 0.3
+
+
+def run_source(exchange, **args):
+    """Start the source, run ``await exchange(post, get, queue)``, stop it; returns the exchange's answer."""
+    async def scenario():
+        queue = asyncio.Queue()
+        opts = alertmanager.options(dict({"host": "127.0.0.1", "port": 0, "heal_window": WINDOW}, **args))
+        started = asyncio.get_running_loop().create_future()
+        server = asyncio.ensure_future(alertmanager.serve(queue, opts, started))
+        port = await asyncio.wait_for(started, 10)
+        base = "http://127.0.0.1:{0}".format(port)
+        try:
+            async with aiohttp.ClientSession() as session:
+                async def post(payload, headers=None, raw=None, path="/alerts"):
+                    data = raw if raw is not None else json.dumps(payload).encode("utf-8")
+                    async with session.post(base + path, data=data, headers=headers or {}) as response:
+                        is_json = response.content_type == "application/json"
+                        return response.status, (await response.json()) if is_json else await response.text()
+
+                async def get(path):
+                    async with session.get(base + path) as response:
+                        return response.status, await response.json()
+
+                return await exchange(post, get, queue)
+        finally:
+            server.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await server
+    return asyncio.run(scenario())
+
+
+def drain(queue):
+    events = []
+    while not queue.empty():
+        events.append(queue.get_nowait())
+    return events
+
+
+def test_health_answers_once_listening():
+    async def exchange(post, get, queue):
+        return await get("/alerts/health")
+    assert run_source(exchange) == (200, {"status": "ok"})
+
+
+def test_hundred_alerts_one_heal_event_after_the_window():
+    async def exchange(post, get, queue):
+        answers = [await post(body(*[heal_alert(fingerprint="{0}-{1}".format(batch, n)) for n in range(25)])) for batch in range(4)]
+        assert queue.empty()
+        await asyncio.sleep(WINDOW + 0.3)
+        return answers, drain(queue)
+    answers, events = run_source(exchange)
+    assert answers == [(200, {"status": "ok", "accepted": 25, "ignored": 0, "duplicates": 0})] * 4
+    [event] = events
+    assert event["nfv_vnflcm"]["vnfc_info_ids"] == ["VDU1-a"] and len(event["nfv_vnflcm"]["alerts"]) == 100
+
+
+def test_scale_at_once_and_duplicates_counted():
+    async def exchange(post, get, queue):
+        first = await post(body(scale_alert(fingerprint="1"), scale_alert(fingerprint="2"), heal_alert(status="resolved")))
+        again = await post(body(scale_alert(fingerprint="1")))
+        return first, again, drain(queue)
+    first, again, events = run_source(exchange)
+    assert first == (200, {"status": "ok", "accepted": 2, "ignored": 1, "duplicates": 0})
+    assert again == (200, {"status": "ok", "accepted": 0, "ignored": 0, "duplicates": 1})
+    assert [event["nfv_vnflcm"]["function_type"] for event in events] == ["auto_scale", "auto_scale"]
+
+
+@pytest.mark.parametrize("raw, field", [
+    (b"not json", ""),
+    (b"[1, 2]", ""),
+    (b'{"alerts": "x"}', "alerts"),
+    (b"\xff\xfe", ""),
+])
+def test_malformed_bodies_are_refused(raw, field):
+    async def exchange(post, get, queue):
+        answer = await post(None, raw=raw)
+        await asyncio.sleep(WINDOW + 0.2)
+        return answer, drain(queue)
+    (status, answer), events = run_source(exchange)
+    assert status == 400 and answer["field"] == field and events == []
+
+
+def test_one_bad_alert_refuses_every_alert_of_its_body():
+    bad = scale_alert(fingerprint="bad")
+    del bad["labels"]["aspect_id"]
+    good = body(heal_alert(), scale_alert(fingerprint="good"), bad)
+
+    async def exchange(post, get, queue):
+        answer = await post(good)
+        await asyncio.sleep(WINDOW + 0.2)
+        return answer, drain(queue)
+    (status, answer), events = run_source(exchange)
+    assert status == 400 and answer == {"error": "invalid webhook body", "field": "alerts[2].labels.aspect_id", "reason": "is required"}
+    assert events == []
+
+
+def test_token():
+    async def exchange(post, get, queue):
+        return [await post(body(scale_alert())),
+                await post(body(scale_alert()), headers={"Authorization": "Bearer wrong"}),
+                await post(body(scale_alert()), headers={"Authorization": "Basic s3cret"}),
+                await post(body(scale_alert()), headers={"Authorization": "Bearer s3cret"}),
+                await get("/alerts/health")], drain(queue)
+    answers, events = run_source(exchange, token="s3cret")
+    assert [answer[0] for answer in answers] == [401, 401, 401, 200, 200]
+    assert len(events) == 1
+
+
+def test_body_size_bound():
+    async def exchange(post, get, queue):
+        big = body(*[heal_alert(fingerprint=str(n)) for n in range(40)])
+        return await post(big), await post(body(scale_alert())), drain(queue)
+    too_big, small, events = run_source(exchange, max_body_bytes=2000)
+    assert too_big[0] == 413 and small[0] == 200 and len(events) == 1
+
+
+def test_a_large_body_read_whole():
+    # About 400 KB: it reaches the server in many reads.
+    alerts = [heal_alert(vnfc="VDU1-{0}".format(n), fingerprint=str(n)) for n in range(1000)]
+    for alert in alerts:
+        alert["annotations"] = {"description": "x" * 200}
+
+    async def exchange(post, get, queue):
+        answer = await post(body(*alerts))
+        await asyncio.sleep(WINDOW + 0.3)
+        return answer, drain(queue)
+    (status, answer), events = run_source(exchange)
+    assert status == 200 and answer["accepted"] == 1000
+    [event] = events
+    assert len(event["nfv_vnflcm"]["vnfc_info_ids"]) == 1000 and len(event["nfv_vnflcm"]["alerts"]) == 100
+
+
+def test_too_many_alerts():
+    async def exchange(post, get, queue):
+        return await post(body(*[scale_alert(fingerprint=str(n)) for n in range(3)])), drain(queue)
+    (status, answer), events = run_source(exchange, max_alerts=2)
+    assert status == 413 and answer["field"] == "alerts" and events == []
+
+
+def test_custom_endpoint():
+    async def exchange(post, get, queue):
+        return await post(body(scale_alert()), path="/hook"), await get("/hook/health"), (await post(body(scale_alert()), path="/alerts"))[0]
+    hook, health, elsewhere = run_source(exchange, endpoint="/hook/")
+    assert (hook[0], health[0], elsewhere) == (200, 200, 404)
+
+
+@pytest.mark.parametrize("args", [{"port": "x"}, {"heal_window": -1}, {"endpoint": "alerts"}, {"colour": "red"}, {"max_alerts": True}])
+def test_bad_options(args):
+    with pytest.raises(ValueError):
+        alertmanager.options(args)
+
+
+def test_defaults():
+    opts = alertmanager.options({})
+    assert (opts["host"], opts["port"], opts["endpoint"], opts["heal_window"], opts["token"]) == ("0.0.0.0", 5050, "/alerts", 30, None)
+
+
+def test_numbers_given_as_text():
+    opts = alertmanager.options({"port": "6000", "heal_window": "2.5"})
+    assert (opts["port"], opts["heal_window"]) == (6000, 2.5)
