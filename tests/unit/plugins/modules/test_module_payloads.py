@@ -67,6 +67,8 @@ CARRIES = {
 }
 # Only the operations that read a package carry the reader.
 READS_PACKAGE = {"vnf_instantiate", "vnf_modify", "vnf_change_pkg", "vnf_lcm_op_occ", "vnf_package_info"}
+# Only those that run a package user-data script on Heat carry its runner and the Tacker helper modules it ships.
+RUNS_SCRIPTS = {"vnf_instantiate", "vnf_change_pkg", "vnf_lcm_op_occ"}
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +103,12 @@ def test_a_module_carries_its_operation_on_both_vims_and_no_other(payloads, modu
 @pytest.mark.parametrize("module", sorted(CARRIES))
 def test_only_the_operations_that_read_a_package_carry_the_reader(payloads, module):
     assert ("package/reader" in payloads[module]) is (module in READS_PACKAGE)
+
+
+@pytest.mark.parametrize("module", sorted(CARRIES))
+def test_only_the_operations_that_run_user_data_scripts_carry_their_runner(payloads, module):
+    assert ("heat/user_data" in payloads[module]) is (module in RUNS_SCRIPTS)
+    assert any(name.startswith("heat/tacker_compat/") for name in payloads[module]) is (module in RUNS_SCRIPTS)
 
 
 def test_the_dispatch_reaches_no_operation(payloads):
