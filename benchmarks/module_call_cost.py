@@ -7,7 +7,9 @@
    collection: ``before`` (a git revision, default HEAD, staged from ``git archive``) and ``current`` (the
    staged collection of ANSIBLE_COLLECTIONS_PATH). Per call: all import time, the kubernetes and openstacksdk
    packages' cumulative time (0 when not imported), the collection's own, ansible's own, and the process's wall
-   and CPU time. A module that is not given an instance (scale, heal, ...) reads, finds none and fails: the
+   and CPU time. Beside it, what the controller builds for each module, as ansible-playbook does (``module_common.
+   modify_module``, a fresh process each): the AnsiballZ payload's bytes and the CPU time of its build, for both
+   variants and for kubernetes.core's k8s_scale and k8s_info. A module that is not given an instance (scale, heal, ...) reads, finds none and fails: the
    imports are those of its VIM path all the same.
 2. One read against the anchors, the same read on the same lab, from PyPI's ``ansible`` package (kubernetes.core,
    openstack.cloud), run by the same ansible-core and Python: ``nfv.vnflcm.vnf_info`` of a namespace holding one
@@ -196,8 +198,11 @@ def module_calls(vim: str, connection: dict, namespace: str | None) -> dict:
         "vnf_info": (dict(connection, **({"namespace": namespace} if namespace else {})), False),
         "vnf_instantiate": (dict(connection, vim_type=vim, package=package, vnf_instance_name="call-cost", request=instantiate), True),
         "vnf_scale": (dict(absent, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}), False),
+        "vnf_scale_to_level": (dict(absent, request={"instantiationLevelId": "instantiation_level_2"}), False),
         "vnf_heal": (dict(absent, request={}), False),
         "vnf_terminate": (dict(absent, request={"terminationType": "FORCEFUL"}), False),
+        "vnf_delete": (dict(absent), False),
+        "vnf_change_ext_conn": (dict(absent, request={"extVirtualLinks": []}), False),
         "vnf_modify": (dict(absent, request={"vnfInstanceName": "renamed"}), False),
         "vnf_lcm_op_occ": (dict(absent, action="retry"), False),
         "vnf_change_pkg": (dict(absent, package=package, request={"vnfdId": "00000000-0000-0000-0000-000000000000"}), False),
@@ -227,6 +232,24 @@ def import_costs(callers: dict, vims: dict, rounds: int) -> dict:
                 label = "none" if module == "vnf_package_info" else vim
                 out.setdefault(name, {}).setdefault(label, {})[module] = entry
                 print("imports {0:8} {1:10} {2:18} {3}".format(name, label, module, entry), file=sys.stderr)
+    return out
+
+
+def build_costs(callers: dict, anchored: "Caller", rounds: int) -> dict:
+    """``{variant: {module: {payload_bytes, build_cpu_s}}}``: what the controller builds for every module of the collection,
+    and for the kubernetes.core modules the one-step scale and the read are weighed against (variant ``anchor``);
+    build CPU the median of ``rounds`` fresh builds, the variants alternating."""
+    modules = sorted("nfv.vnflcm." + path.stem for path in (ROOT / "plugins" / "modules").glob("vnf_*.py"))
+    sides = [(name, caller, modules) for name, caller in callers.items()] + [("anchor", anchored, ["kubernetes.core.k8s_scale",
+                                                                                                   "kubernetes.core.k8s_info"])]
+    runs = {}
+    for number in range(rounds):
+        for name, caller, names in (sides if number % 2 == 0 else sides[::-1]):
+            for module in names:
+                runs.setdefault(name, {}).setdefault(module, []).append(caller.build(module))
+    out = {name: {module: {"payload_bytes": built[0]["payload_bytes"], "build_cpu_s": med([run["build_cpu_s"] for run in built])}
+                  for module, built in per_module.items()} for name, per_module in runs.items()}
+    print("builds: {0}".format(json.dumps(out)), file=sys.stderr)
     return out
 
 
@@ -321,6 +344,7 @@ def main(argv=None) -> int:
                 pairs["openstack"] = {"ours": (anchored, "nfv.vnflcm.vnf_info", dict(cloud)),
                                       "before": (before_anchored, "nfv.vnflcm.vnf_info", dict(cloud)),
                                       "anchor": (anchored, "openstack.cloud.stack_info", dict(cloud))}
+            builds = build_costs(callers, anchored, args.import_rounds)
             imports = import_costs(callers, vims, args.import_rounds)
             anchor = anchor_costs(pairs, args.rounds)
         finally:
@@ -331,7 +355,7 @@ def main(argv=None) -> int:
               "anchors": {"ansible_package": ANCHORS_PIN, "kubernetes.core": collection_version(anchors, "kubernetes.core"),
                           "openstack.cloud": collection_version(anchors, "openstack.cloud")},
               "settings": {"rounds": args.rounds, "import_rounds": args.import_rounds, "openstack": with_openstack},
-              "imports": imports, "anchor": {vim: value["summary"] for vim, value in anchor.items()},
+              "builds": builds, "imports": imports, "anchor": {vim: value["summary"] for vim, value in anchor.items()},
               "anchor_runs": {vim: value["runs"] for vim, value in anchor.items()}}
     print_tables(report)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -342,6 +366,14 @@ def main(argv=None) -> int:
 
 
 def print_tables(report: dict) -> None:
+    builds = report["builds"]
+    print("\n{0:32} {1:>22} {2:>18}".format("module", "payload bytes (bef→cur)", "build CPU s"))
+    for module, entry in builds["current"].items():
+        old = builds["before"].get(module) or {"payload_bytes": 0, "build_cpu_s": 0}
+        sizes = "{0} → {1}".format(old["payload_bytes"], entry["payload_bytes"])
+        print("{0:32} {1:>22} {2:>18}".format(module, sizes, "{0:.3f} → {1:.3f}".format(old["build_cpu_s"], entry["build_cpu_s"])))
+    for module, entry in builds["anchor"].items():
+        print("{0:32} {1:>22} {2:>18}".format(module, entry["payload_bytes"], "{0:.3f}".format(entry["build_cpu_s"])))
     print("\n{0:10} {1:18} {2:>22} {3:>22} {4:>22} {5:>18}".format("VIM", "module", "imports s (bef→cur)", "kubernetes s", "openstacksdk s", "CPU s"))
     before, current = report["imports"]["before"], report["imports"]["current"]
     for vim in current:

@@ -101,11 +101,20 @@ api_calls:
   sample: {read: 2, write: 2}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import delete
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete
+    return delete.run_delete
 
 
 def main():
-    module_main("delete", {}, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    module_main("delete", run_on, {}, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

@@ -136,11 +136,20 @@ api_calls:
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
+    return heal.run_heal
 
 
 def main():
-    module_main("heal", {"request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("heal", run_on, {"request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

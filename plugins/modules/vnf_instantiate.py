@@ -433,12 +433,22 @@ api_calls:
   sample: {read: 10, write: 4}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import instantiate
+    return instantiate.run_instantiate
 
 
 def main():
     module_main(
         "instantiate",
+        run_on,
         {
             "package": {"type": "path", "required": True},
             "request": {"type": "dict", "required": True},

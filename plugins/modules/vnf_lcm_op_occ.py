@@ -185,11 +185,20 @@ api_calls:
   sample: {read: 12, write: 5}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume
+    return resume.run_resume
 
 
 def main():
-    module_main("op_occ", {
+    module_main("op_occ", run_on, {
         "action": {"type": "str", "required": True, "choices": ["retry", "rollback", "fail"]},
         "vnf_lcm_op_occ_id": {"type": "str"},
         "force": {"type": "bool", "default": False},

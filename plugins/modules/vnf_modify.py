@@ -238,12 +238,21 @@ api_calls:
   sample: {read: 20, write: 9}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import modify
+    return modify.run_modify
 
 
 def main():
-    module_main("modify", {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
-                           "delete_removed": {"type": "bool", "default": False}},
+    module_main("modify", run_on, {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
+                                   "delete_removed": {"type": "bool", "default": False}},
                 ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -127,11 +127,20 @@ api_calls:
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale
+    return scale.run_scale
 
 
 def main():
-    module_main("scale", {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("scale", run_on, {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -133,11 +133,20 @@ api_calls:
   sample: {read: 6, write: 0}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale
+    return scale.run_scale_to_level
 
 
 def main():
-    module_main("scale_to_level", {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("scale_to_level", run_on, {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -176,11 +176,20 @@ api_calls:
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+
+
+def run_on(vim):
+    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
+    if vim == OPENSTACK:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import terminate
+    else:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import terminate
+    return terminate.run_terminate
 
 
 def main():
-    module_main("terminate", {"request": {"type": "dict"}, "delete_instance": {"type": "bool", "default": False}},
+    module_main("terminate", run_on, {"request": {"type": "dict"}, "delete_instance": {"type": "bool", "default": False}},
                 ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 

@@ -36,7 +36,6 @@ import tempfile
 import uuid
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, PackageError, ValidationError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import DEFAULT, STANDARD
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.tacker_compat.tacker.sol_refactored.common import (
     common_script_utils,
     vnf_instance_utils,
@@ -44,17 +43,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.tacker_compat.tack
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.tacker_compat.tacker.sol_refactored.infra_drivers.openstack import userdata_utils
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import NFV_PARAM, dates_as_text
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import normalize_relpath
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.user_data_policy import USER_DATA
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import MAX_TEXT_FILE_BYTES, over_limit
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-USER_DATA = "lcm-operation-user-data"
-USER_DATA_CLASS = "lcm-operation-user-data-class"
-# The module option without which a package script is refused (the one that also allows coordination scripts).
-ALLOW_SCRIPTS = "allow_package_scripts"
-# The methods of Tacker's AbstractUserData this collection calls: the operations that are given the package.
-RUN_FOR = {occ.INSTANTIATE: "instantiate", occ.CHANGE_VNFPKG: "change_vnfpkg"}
 # What a script may return, as Tacker's infra driver reads it.
 FIELDS = ("template", "files", "parameters", "existing")
 # The script's JSON result, and the end of its output that goes into an error.
@@ -103,56 +96,6 @@ class ScriptFailed(VnfLcmError):
 
     def __init__(self, script, method, output):
         super().__init__("run", "package user-data script {0} ({1})".format(script, method), output[-OUTPUT_TAIL:].strip())
-
-
-def names_script(request):
-    """Whether the request has either of the user-data keys."""
-    params = (request or {}).get("additionalParams") or {}
-    return USER_DATA in params or USER_DATA_CLASS in params
-
-
-def script_of(request, form, what, operation, allow_scripts=False):
-    """``{"path", "class"}`` of the package script the request names, to be run; None when it names none or the form's built-in class.
-
-    Refused (ValidationError naming the field), before anything is written: only one of the two keys; Tacker's other built-in
-    class; another class without ``allow_scripts``; another class for an operation that is not given the package.
-    """
-    if not names_script(request):
-        return None
-    params = request["additionalParams"]
-    path, name = params.get(USER_DATA), params.get(USER_DATA_CLASS)
-    if name == form.name:
-        return None
-    if name in (STANDARD, DEFAULT):
-        reason = "{0} does not fit the flavour's BaseHOT, which is of the {1} form ({2})".format(name, form.name, _form_text(form))
-        raise ValidationError(what, "additionalParams." + USER_DATA_CLASS, reason)
-    if not isinstance(path, str) or not path or not isinstance(name, str) or not name:
-        missing = USER_DATA if not isinstance(path, str) or not path else USER_DATA_CLASS
-        raise ValidationError(what, "additionalParams." + missing, "a package user-data script needs both {0} and {1} (as Tacker does)".format(
-            USER_DATA, USER_DATA_CLASS))
-    if operation not in RUN_FOR:
-        reason = ("{0!r} (class {1!r}) is a package user-data script; this collection runs one only where the operation is given the package "
-                  "(instantiate, change of package): {2} applies its built-in change to the stack as the script made it, so leave these "
-                  "parameters out (or name {3}, the BaseHOT's form)").format(path, name, operation, form.name)
-        raise ValidationError(what, "additionalParams." + USER_DATA, reason)
-    if not allow_scripts:
-        reason = ("{0!r} (class {1!r}) is a package user-data script: the package's own code, run on this controller only with the "
-                  "module option {2}: true; or give the changes it would make as additionalParams.nfv, or name {3} (the BaseHOT's form, "
-                  "done built in)").format(path, name, ALLOW_SCRIPTS, form.name)
-        raise ValidationError(what, "additionalParams." + USER_DATA, reason)
-    try:
-        clean = normalize_relpath(path.lstrip("./"), path)
-    except PackageError as error:
-        raise ValidationError(what, "additionalParams." + USER_DATA, error.reason)
-    if not clean.endswith(".py"):
-        raise ValidationError(what, "additionalParams." + USER_DATA, "must name a Python file of the package, got {0!r}".format(path))
-    return {"path": clean, "class": name}
-
-
-def _form_text(form):
-    if form.per_vnfc:
-        return "one Heat resource per VNFC"
-    return "AutoScalingGroups {0}".format(", ".join(sorted(form.groups.values())))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """vnf_info: the VNF instance records of either VIM, read with that VIM's record store alone.
 
-Reading needs neither the LCM drivers nor the package reader, so vnf_info does not import lcm/vim.py (which
-reaches every driver of both VIMs): its AnsiballZ payload, which Ansible builds and the module unpacks and
+Reading needs neither the LCM drivers nor the package reader, so vnf_info imports no operation's run (each LCM
+module names its own, lcm/vim.py): its AnsiballZ payload, which Ansible builds and the module unpacks and
 compiles on every call, holds the record stores only. The roles read every instance back after each operation,
 so this is the call a fleet makes most.
 """

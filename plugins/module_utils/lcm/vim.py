@@ -1,34 +1,34 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""One set of modules, two VIMs: the main() every LCM module calls, and the VIM path its operation takes.
+"""One set of modules, two VIMs: the main() every LCM module calls, around the run of its operation on the VIM in use.
 
-Which VIM is lcm/vim_select.py's vim_of. The Kubernetes path is lcm/cnf/runner.py, the Heat path lcm/vm/runner.py;
-only the one in use is imported, with its client library.
+Which VIM is lcm/vim_select.py's vim_of. Each module names its operation's run on either VIM (``run_scale`` of
+lcm/cnf/scale.py and of lcm/vm/scale.py, ...) in a function of its own, which imports only the one in use, with its
+client library. Nothing here imports an operation: Ansible packs into a module's AnsiballZ payload every module_util
+its imports can reach (function-level imports included), so a dispatch here would carry every operation in every module.
 """
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import OPENSTACK, main_for, require_client, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import KUBERNETES, OPENSTACK, main_for, require_client, vim_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
 
+__all__ = ("KUBERNETES", "OPENSTACK", "module_main", "run_module", "with_conversions")
 
-def module_main(operation, argument_spec, arg_groups, **module_kwargs):
+
+def module_main(operation, run_on, argument_spec, arg_groups, **module_kwargs):
     """The whole main() of an LCM module, for both VIMs: ``operation`` is instantiate, scale, scale_to_level, heal, terminate,
-    delete, modify, op_occ, change_pkg or info."""
-    main_for(operation, run_module, argument_spec, arg_groups, **module_kwargs)
+    delete, modify, op_occ, change_pkg or change_ext_conn (how a failure names what the module was doing); ``run_on(vim)``
+    gives the run of the module's operation on ``vim``: ``run(params, check_mode, diff_mode)``."""
+    main_for(operation, lambda module, _operation: run_module(module, run_on), argument_spec, arg_groups, **module_kwargs)
 
 
-def run_module(module, operation):
-    # Each VIM's path, and its client library, is imported only when that VIM is used: importing both
-    # kubernetes and openstacksdk is most of a module call's start-up.
+def run_module(module, run_on):
+    # The VIM's client library is checked before anything of its path is imported.
     target = vim_of(module.params)
     require_client(module, target)
-    if target == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-    result = runner.run_for(operation)(module.params, module.check_mode, module.diff_mode)
+    result = run_on(target)(module.params, module.check_mode, module.diff_mode)
     result["vim_type"] = target
     with_conversions(result, module.params.get("request"))
     return result

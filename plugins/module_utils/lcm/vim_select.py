@@ -9,7 +9,7 @@ The VIM comes from ``vim_type``, the request's ``vimConnectionInfo``, the option
 environment (OS_CLOUD / OS_AUTH_URL / OS_CLIENT_CONFIG_FILE, K8S_AUTH_*); Kubernetes when nothing says otherwise. When two
 of them at the same step disagree, the module fails: see vim_of.
 
-Kept apart from lcm/vim.py (the LCM operations' dispatch) so that a module reaching only part of the drivers
+Kept apart from lcm/vim.py (the LCM modules' main()) so that a module reaching only part of the drivers
 (vnf_info: lcm/info.py) imports, and carries in its AnsiballZ payload, only that part: Ansible packs every
 module_util a module's imports can reach, function-level imports included.
 """

@@ -11,6 +11,7 @@ test packages list a management driver that Tacker only adds when it builds the 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import posixpath
@@ -30,7 +31,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader imp
     parse_yaml_documents,
 )
 
-__all__ = ("HAS_YAML", "YAML_IMPORT_ERROR", "VnfPackage", "load_package")
+__all__ = ("HAS_YAML", "YAML_IMPORT_ERROR", "VnfPackage", "load_package", "optional_package")
 
 # Files a deployment cannot do without: absent means the package is broken, whatever the operation.
 DEPLOYMENT_DIRS = ("Definitions/", def_files.KUBERNETES_DIR, def_files.BASE_HOT_DIR)
@@ -108,6 +109,11 @@ def load_package(path, operation=None):
     except BaseException:
         source.close()
         raise
+
+
+def optional_package(path):
+    """For a ``with`` block: the package at ``path`` (closed when the block ends), or None when no path is given."""
+    return load_package(path) if path else contextlib.nullcontext()
 
 
 class PackageReader:

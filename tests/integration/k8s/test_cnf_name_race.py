@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One (namespace, name), one instance: pairs of instantiates of one new name started together on the lab.
 
-Each pair runs the Kubernetes path of vnf_instantiate (lcm/cnf/runner.py, what the module runs once its options are
-parsed) in two threads released by one barrier, each with its own API client, against the real API server: both find
+Each pair runs the Kubernetes path of vnf_instantiate (run_instantiate of lcm/cnf/instantiate.py, what the module runs once its
+options are parsed) in two threads released by one barrier, each with its own API client, against the real API server: both find
 no instance of the name and plan one, so both reach the record's first write. The name claim (k8s/store.py) lets one
 through; the other must be refused before writing anything, saying which run creates the instance, or (when it came
 later) find that instance. Threads rather than two ansible-playbook runs per pair: the race is at the API server, and
@@ -19,7 +19,8 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate import run_instantiate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import run_modify
 from ansible_collections.nfv.vnflcm.tests.integration.faults import started_together
 
 PAIRS = 50
@@ -28,7 +29,7 @@ WITH_NS = "Files/kubernetes/deployment_has_namespace.yaml"  # another Deployment
 
 
 def params(kubeconfig, package, namespace, name, def_file=NO_NS):
-    """vnf_instantiate's options as the module hands them to the runner (its defaults included)."""
+    """vnf_instantiate's options as the module hands them to its run (its defaults included)."""
     return {"kubeconfig": kubeconfig, "package": package, "vnf_instance_name": name, "vnf_instance_id": None, "vnf_instance_description": None,
             "namespace": None, "namespace_policy": "rewrite", "allow_cluster_scoped": False, "allow_package_scripts": False,
             "request": {"flavourId": "simple", "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": [def_file]}},
@@ -43,7 +44,7 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
     refused = found = 0
     try:
         for space in spaces:
-            outcomes = started_together(runner.run_instantiate, params(str(k8s_lab.kubeconfig), package, space, "racer"))
+            outcomes = started_together(run_instantiate, params(str(k8s_lab.kubeconfig), package, space, "racer"))
             records = kube.call("GET", "/api/v1/namespaces/{0}/secrets?labelSelector=vnflcm.nfv/record%3Dvnf-instance".format(space))["items"]
             # One record, one Deployment, both of one instance; the claim names it.
             assert len(records) == 1, (space, outcomes)
@@ -64,13 +65,13 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
                     found += 1
         # A rename to the name another instance of the namespace has is refused before any write; to a free name, the
         # instance claims that name too (both claims go with its identifier).
-        other = runner.run_instantiate(params(str(k8s_lab.kubeconfig), package, spaces[0], "other", WITH_NS))["vnf_instance"]
+        other = run_instantiate(params(str(k8s_lab.kubeconfig), package, spaces[0], "other", WITH_NS))["vnf_instance"]
         rename = dict(params(str(k8s_lab.kubeconfig), package, spaces[0], "other"), namespace=spaces[0], package=None, delete_removed=False,
                       request={"vnfInstanceName": "racer"})
         with pytest.raises(VnfLcmError, match="Failed to rename a VNF instance to 'racer' in namespace {0}: VNF instance .* has that name"
                                               .format(spaces[0])):
-            runner.run_modify(rename)
-        assert runner.run_modify(dict(rename, request={"vnfInstanceName": "other-2"}))["vnf_instance"]["vnfInstanceName"] == "other-2"
+            run_modify(rename)
+        assert run_modify(dict(rename, request={"vnfInstanceName": "other-2"}))["vnf_instance"]["vnfInstanceName"] == "other-2"
         claim = kube.call("GET", "/api/v1/namespaces/{0}/secrets/{1}".format(spaces[0], name_claim_name("other-2")))
         assert claim["metadata"]["labels"]["vnflcm.nfv/instance-id"] == other["id"]
     finally:

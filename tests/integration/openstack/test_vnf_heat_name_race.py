@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One name, one instance in a project's Heat stacks: pairs of instantiates of one new name started together.
 
-As on Kubernetes (k8s/test_cnf_name_race.py), each pair runs the OpenStack path of vnf_instantiate (lcm/vm/runner.py) in
+As on Kubernetes (k8s/test_cnf_name_race.py), each pair runs the OpenStack path of vnf_instantiate (run_instantiate of lcm/vm/instantiate.py) in
 two threads released by one barrier, each with its own connection, against the lab's real Heat: both find no instance
 of the name and plan one, so both reach the record's first write, where the name is claimed (heat/name_claim.py). Heat
 lets two creates of one stack name in at once (the claim looks again after its create for that): the test holds 0
@@ -29,7 +29,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import merg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import CLAIM_TAG
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import name_tag
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.instantiate import run_instantiate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.modify import run_modify
 from ansible_collections.nfv.vnflcm.tests.integration.faults import started_together
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, record_of
 
@@ -59,7 +60,7 @@ def serverless_package(tacker_packages, tmp_path_factory):
 
 
 def params(package, name):
-    """vnf_instantiate's options as the module hands them to the runner (its defaults included)."""
+    """vnf_instantiate's options as the module hands them to its run (its defaults included)."""
     spec = merge_arg_groups({"allow_package_scripts": {"default": False}}, ("openstack", "wait"))
     result = {key: option.get("default") for key, option in spec.items()}
     result.update(package=package, request=REQUEST, vnf_instance_name=name, vnf_instance_id=None, vnf_instance_description=None,
@@ -80,7 +81,7 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
     refused = found = heat_refused = 0
     try:
         for name in names:
-            outcomes = started_together(runner.run_instantiate, params(serverless_package, name))
+            outcomes = started_together(run_instantiate, params(serverless_package, name))
             # One stack, one record, of one instance; no claim left.
             stack = stack_of(admin_conn, name, outcomes)
             winner = record_of(admin_conn, stack)[0]
@@ -107,9 +108,9 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
         rename = dict(params(serverless_package, first), package=None, delete_removed=False, request={"vnfInstanceName": second})
         with pytest.raises(VnfLcmError, match="Failed to rename a VNF instance to {0!r} in the Heat stacks of this project: VNF "
                                               "instance .* has that name".format(second)):
-            runner.run_modify(rename)
+            run_modify(rename)
         assert record_of(admin_conn, stack_of(admin_conn, first))[1][0]["operation"] == "INSTANTIATE"
-        result = runner.run_modify(dict(rename, request={"vnfInstanceName": renamed}))
+        result = run_modify(dict(rename, request={"vnfInstanceName": renamed}))
         assert result["changed"] and result["vnf_instance"]["vnfInstanceName"] == renamed
         assert not [stack for stack in admin_conn.orchestration.stacks() if stack.name == name_tag(renamed) and not stack.status.startswith("DELETE")]
     finally:

@@ -32,6 +32,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
@@ -54,6 +55,19 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 # Request fields a CNF has no use for: its connectivity is the def files' Services, not external VLs.
 VM_ONLY_FIELDS = ("extVirtualLinks", "extManagedVirtualLinks")
+
+
+def run_change_pkg(params, check_mode=False, diff_mode=False):
+    """vnf_change_pkg on Kubernetes: the new package is read, and closed, while the change is planned."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    if params.get("current_package"):
+        # A CNF's old-VNF hook is read from the new package (its retry plans again from that package alone).
+        raise ValidationError(occ.CHANGE_VNFPKG, "current_package", "is used on OpenStack only: on Kubernetes the hooks are read from the new package")
+    with load_package(params["package"]) as package:
+        return runner.on_instance(lambda api, store, found, request, waits: plan_change_pkg(
+            api, store, found, package, request, waits, params["allow_package_scripts"], params.get(ROLLOUT) or ONE_AT_A_TIME),
+            params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
 def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False, rollout=ONE_AT_A_TIME):

@@ -9,12 +9,18 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import i
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, refresh_vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
+
+
+def run_heal(params, check_mode=False, diff_mode=False):
+    """vnf_heal on Kubernetes."""
+    return runner.on_instance(plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
 def plan_heal(api, store, found, request, waits=None):

@@ -31,14 +31,39 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     with_pending_resources,
     without_instantiated_info,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits, private_state, sizing_rules, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
+    PRIVATE,
+    VNFC_COUNTS,
+    Waits,
+    creation_fields,
+    private_state,
+    sizing_rules,
+    vnfc_changes,
+    with_metadata_warning,
+)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance
+
+
+def run_instantiate(params, check_mode=False, diff_mode=False):
+    """vnf_instantiate on Kubernetes: the package is read, and closed, while the operation is planned."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    api, _namespace = runner.kube_api(params)
+    # No operation for the reader: the VNFD's interface scripts it lacks are refused only when they are to run (interface_scripts.py).
+    with load_package(params["package"]) as package:
+        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
+        operation = plan_instantiate(api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
+                                     params["allow_cluster_scoped"], waits_of(params), params.get("namespace"), metadata, params["allow_package_scripts"])
+    operation = with_metadata_warning(operation, metadata)
+    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 
 def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",

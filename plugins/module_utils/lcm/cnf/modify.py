@@ -34,6 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.heal import recreate_pod, wait_recreated
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, new_vnfd_of, private_state, vnfc_changes
@@ -49,6 +50,16 @@ STRATEGIC = "application/strategic-merge-patch+json"
 LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Pod"), ("apps/v1", "ReplicaSet"), ("apps/v1", "Deployment"),
               ("apps/v1", "DaemonSet"), ("apps/v1", "StatefulSet"), ("batch/v1", "Job"), ("batch/v1", "CronJob"))
 API_VERSIONS = dict((kind, api_version) for api_version, kind in LIVE_KINDS)
+
+
+def run_modify(params, check_mode=False, diff_mode=False):
+    """vnf_modify on Kubernetes: the new package (when given) is read before anything else."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
+
+    # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
+    with optional_package(params.get("package")) as package:
+        return runner.on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
+                                  params, check_mode, diff_mode, name=occ.MODIFY_INFO)
 
 
 def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None, retry_of=None):

@@ -13,6 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import judged, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
@@ -42,6 +43,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
     validate_scale_to_level_request,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
+
+
+def run_scale(params, check_mode=False, diff_mode=False):
+    """vnf_scale on Kubernetes."""
+    return runner.on_instance(plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
+
+
+def run_scale_to_level(params, check_mode=False, diff_mode=False):
+    """vnf_scale_to_level on Kubernetes."""
+    return runner.on_instance(plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
 
 
 def plan_scale(api, store, found, request, waits=None):

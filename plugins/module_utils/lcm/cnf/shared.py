@@ -4,7 +4,8 @@
 """What the CNF operations on Kubernetes share: finding an instance, creating and deleting its objects, its VNFCs.
 
 Each operation has a file of its own beside this one (instantiate.py, scale.py, heal.py, terminate.py, modify.py,
-change_pkg.py); runner.py takes a module's params to one of them, resume.py a FAILED_TEMP op occ.
+change_pkg.py, delete.py), with its module's run (``run_<operation>``: module params to a finished operation, on
+runner.py's shared steps); resume.py takes a FAILED_TEMP op occ to its operation's resumer.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sor
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     belongs,
     delete_owned,
@@ -48,6 +49,17 @@ WHY = {
 STALLED_NEXT = ("VNF instance {0} stays FAILED_TEMP: release what holds them, then retry (nfv.vnflcm.vnf_lcm_op_occ, action: retry); or "
                 "fail it (action: fail): the instance is then NOT_INSTANTIATED, its record listing what is still there, and "
                 "nfv.vnflcm.vnf_delete can delete its identifier")
+
+
+def run_terminate(params, check_mode=False, diff_mode=False):
+    """vnf_terminate on Kubernetes; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
+    api, namespace = runner.kube_api(params)
+    result = runner.on_instance(plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name=occ.TERMINATE)
+    if not params.get("delete_instance"):
+        return result
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.delete import then_delete
+
+    return then_delete(result, api, namespace, params, check_mode, diff_mode)
 
 
 def plan_terminate(api, store, found, request, waits=None):

@@ -20,7 +20,7 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
@@ -29,7 +29,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owne
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -52,6 +55,21 @@ WHAT = sol_change_pkg.WHAT
 CHANGE = "change"
 # vnf_lcm_op_occ's option: a rollback without the old-VNF coordination hook (one that keeps failing must not block it).
 SKIP_COORDINATION = "skip_coordination"
+
+
+def run_change_pkg(params, check_mode=False, diff_mode=False):
+    """vnf_change_pkg on OpenStack: the new package (and the current one, when given) read, and closed, while the change is planned."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package, optional_package
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import ROLLOUT, SIDE_BY_SIDE
+
+    if params.get(ROLLOUT) == SIDE_BY_SIDE:
+        raise ValidationError(occ.CHANGE_VNFPKG, ROLLOUT, "side_by_side is for Kubernetes: on OpenStack the VNFCs of vdu_params change one at a time")
+    vim, store, found = runner.locate(params)
+    engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
+    with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:
+        operation = plan_change_pkg(vim, store, found, package, params["request"], waits_of(params), preview=check_mode or diff_mode,
+                                    allow_scripts=params.get("allow_package_scripts"), current_package=current)
+    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
 def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False, current_package=None):
@@ -80,7 +98,7 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     if form.name != old_form.name:
         raise ValidationError(WHAT, "vnfdId", "the new package's BaseHOT is of the {0} form, the instance's stack of the {1} form: "
                                               "a change of package keeps the form".format(form.name, old_form.name))
-    script = user_data.script_of(request, form, WHAT, occ.CHANGE_VNFPKG, allow_scripts)
+    script = user_data_policy.script_of(request, form, WHAT, occ.CHANGE_VNFPKG, allow_scripts)
     request = change_pkg.validate_change_pkg(request, instance, new_vnfd, base_template, private["request"])
     # Both hooks' text is read now and kept in the job (the record), so a rollback in a later call needs neither package.
     hooks = coordination.load_hooks(request["additionalParams"], package, WHAT, allow_scripts, current=current_package,
@@ -140,7 +158,8 @@ def scripted_change(vim, package, script, request, instance, old_form, waits):
     where = "the result of package user-data script {0} ({1}.change_vnfpkg)".format(script["path"], script["class"])
     if not fields["existing"]:
         if fields["template"] is None or fields["nfv"] is None:
-            raise ValidationError(WHAT, "additionalParams." + user_data.USER_DATA, where + " says existing: false without a template and an nfv parameter")
+            raise ValidationError(WHAT, "additionalParams." + user_data_policy.USER_DATA,
+                                  where + " says existing: false without a template and an nfv parameter")
         return {"template": with_record_resource(fields["template"]), "files": fields["files"] or {}, "nfv": fields["nfv"]}
     stack = located_stack(instance)
     template = vim.stacks.template(stack)

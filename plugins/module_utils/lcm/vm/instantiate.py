@@ -9,12 +9,14 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, creation_fields, private_state, vnfc_changes, with_metadata_warning
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -35,6 +37,21 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance
+
+
+def run_instantiate(params, check_mode=False, diff_mode=False):
+    """vnf_instantiate on OpenStack: the package is read, and closed, while the operation is planned."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    vim = runner.heat_vim(params)
+    # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
+    # and images come from Glance by name, not from the package.
+    with load_package(params["package"]) as package:
+        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
+        operation = plan_instantiate(vim, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params),
+                                     preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata)
+    operation = with_metadata_warning(operation, metadata)
+    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
 def load_flavour_hot(package, flavour_id):
@@ -85,7 +102,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
     private = {"flavour": recorded_flavour(flavour),
                "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
-    script = user_data.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
+    script = user_data_policy.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
     check_flavours(vim, names_nfv, request)
     private["images"] = resolve_images(vim, names_nfv, flavour, request)
@@ -149,9 +166,10 @@ def scripted_stack(package, script, request, instance, private, indexes, files, 
     fields = user_data.run_script(package, script, "instantiate", arguments, waits.timeout, INSTANTIATE_VNF_REQUEST)
     where = "the result of package user-data script {0} ({1}.instantiate)".format(script["path"], script["class"])
     if fields["template"] is None or fields["nfv"] is None:
-        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + " has no template or no nfv parameter")
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data_policy.USER_DATA, where + " has no template or no nfv parameter")
     if heat_template.NFV_PARAM not in (fields["template"].get("parameters") or {}):
-        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data.USER_DATA, where + ": its template does not take the nfv parameter")
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "additionalParams." + user_data_policy.USER_DATA,
+                              where + ": its template does not take the nfv parameter")
     template = with_record_resource(fields["template"])
     private["user_data"] = {"script": script["path"], "class": script["class"], "stack": {"template": template, "nfv": fields["nfv"]},
                             "request": copy.deepcopy(request), "vnfcs": copy.deepcopy(indexes)}

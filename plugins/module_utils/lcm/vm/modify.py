@@ -13,10 +13,13 @@ the new package describes what is deployed (:func:`check_same_deployment`); any 
 
 from __future__ import annotations
 
+import functools
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer, new_vnfd_of, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -27,6 +30,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import modification_diff, modified_attributes
 
 CHANGE_PKG_HINT = "a package that changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg (ChangeCurrentVnfPkgRequest)"
+
+
+def run_modify(params, check_mode=False, diff_mode=False):
+    """vnf_modify on OpenStack: the record only; option package gives the VNFD of a new vnfdId."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
+
+    check_heat_options(params.get("delete_removed"))
+    with optional_package(params.get("package")) as package:
+        return runner.on_instance(functools.partial(plan_modify, package=package), occ.MODIFY_INFO)(params, check_mode, diff_mode)
 
 
 def check_heat_options(delete_removed=False):

@@ -11,11 +11,31 @@ VNFD's identity is read from it, as vnf_modify read it).
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, runner, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
+
+
+def run_resume(params, check_mode=False, diff_mode=False):
+    """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
+    the retry of a MODIFY_INFO that changed vnfdId: its new VNFD comes from option package."""
+    vim, store, found = runner.locate(params)
+    event = params["action"]
+
+    def plan(failed, record):
+        # Read only by the one resumer that uses it (planning is its only use, so it is closed before the operation runs).
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
+
+        path = params.get("package") if event == "retry" and failed.get("operation") == occ.MODIFY_INFO else None
+        with optional_package(path) as package:
+            return plan_resume(vim, store, record, failed, event, waits_of(params), skip_coordination=params.get("skip_coordination"), package=package)
+
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
+    return runner.with_api_calls(result, vim)
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None):

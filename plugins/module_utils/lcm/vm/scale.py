@@ -21,6 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     located_stack,
     refreshed,
@@ -46,6 +47,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, current_scale_levels, require_instantiation_state
 
 SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
+
+
+def run_scale(params, check_mode=False, diff_mode=False):
+    """vnf_scale on OpenStack."""
+    return runner.on_instance(plan_scale, occ.SCALE)(params, check_mode, diff_mode)
+
+
+def run_scale_to_level(params, check_mode=False, diff_mode=False):
+    """vnf_scale_to_level on OpenStack."""
+    return runner.on_instance(plan_scale_to_level, occ.SCALE_TO_LEVEL)(params, check_mode, diff_mode)
 
 
 def plan_scale(vim, store, found, request, waits=None, preview=False):

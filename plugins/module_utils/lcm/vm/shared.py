@@ -3,8 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """VM-based VNF lifecycle on OpenStack Heat: one stack per VNF instance, one Heat resource per VNFC (or an AutoScalingGroup
 member). What every operation shares; each operation plans in its own file beside this one (instantiate.py, scale.py,
-heal.py, terminate.py, modify.py, change_pkg.py, change_ext_conn.py); runner.py takes a module's params to one of them,
-resume.py a FAILED_TEMP op occ.
+heal.py, terminate.py, modify.py, change_pkg.py, change_ext_conn.py, delete.py), with its module's run
+(``run_<operation>``: module params to a finished operation, on runner.py's shared steps); resume.py takes a FAILED_TEMP
+op occ to its operation's resumer.
 
 Each ``plan_*`` validates everything (request, VNFD, and the cloud's networks, subnets, ports,
 images and flavours), plans, and returns an engine.Operation; the stack writes happen only in the
@@ -18,7 +19,7 @@ import copy
 import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
@@ -290,9 +291,9 @@ def update_stack(vim, stack, template, nfv, waits, progress, files=None):
 
 
 def refuse_scripts(request, private, what, operation):
-    """A request of an operation that is not given the package may name the form's built-in class only (heat/user_data.py)."""
-    if user_data.names_script(request):
-        user_data.script_of(request, form_of(private["base_template"]), what, operation)
+    """A request of an operation that is not given the package may name the form's built-in class only (heat/user_data_policy.py)."""
+    if user_data_policy.names_script(request):
+        user_data_policy.script_of(request, form_of(private["base_template"]), what, operation)
 
 
 def stack_description(private, indexes):

@@ -10,10 +10,22 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Op
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
+
+
+def run_terminate(params, check_mode=False, diff_mode=False):
+    """vnf_terminate on OpenStack; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
+    vim = runner.heat_vim(params)
+    result = runner.on_instance(plan_terminate, occ.TERMINATE, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
+    if not params.get("delete_instance"):
+        return result
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.delete import then_delete
+
+    return then_delete(result, vim, params, check_mode, diff_mode)
 
 
 def plan_terminate(vim, store, found, request, waits=None, preview=False):

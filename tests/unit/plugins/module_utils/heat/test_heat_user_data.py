@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import user_data
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
@@ -86,24 +86,24 @@ def min_form(fixtures_dir):
 ])
 def test_a_script_is_refused_before_anything_unless_allowed_or_built_in(min_form, params, field, text):
     with pytest.raises(ValidationError) as raised:
-        user_data.script_of({"additionalParams": params}, min_form, "InstantiateVnfRequest", "INSTANTIATE")
+        user_data_policy.script_of({"additionalParams": params}, min_form, "InstantiateVnfRequest", "INSTANTIATE")
     assert raised.value.field == field and text in raised.value.reason
 
 
 def test_tackers_own_class_of_the_form_is_done_built_in(min_form):
     builtin = {"lcm-operation-user-data": "./UserData/x.py", "lcm-operation-user-data-class": "DefaultUserData"}
-    assert user_data.script_of({"additionalParams": builtin}, min_form, "x", "SCALE") is None
-    assert user_data.script_of({}, min_form, "x", "INSTANTIATE") is None
+    assert user_data_policy.script_of({"additionalParams": builtin}, min_form, "x", "SCALE") is None
+    assert user_data_policy.script_of({}, min_form, "x", "INSTANTIATE") is None
 
 
 def test_an_allowed_script_runs_only_where_the_package_is_given(min_form):
-    found = user_data.script_of({"additionalParams": MINE}, min_form, "x", "INSTANTIATE", allow_scripts=True)
+    found = user_data_policy.script_of({"additionalParams": MINE}, min_form, "x", "INSTANTIATE", allow_scripts=True)
     assert found == {"path": "UserData/mine.py", "class": "MyUserData"}
     for operation in ("SCALE", "SCALE_TO_LEVEL", "HEAL", "CHANGE_EXT_CONN"):
         with pytest.raises(ValidationError, match="runs one only where the operation is given the package"):
-            user_data.script_of({"additionalParams": MINE}, min_form, "x", operation, allow_scripts=True)
+            user_data_policy.script_of({"additionalParams": MINE}, min_form, "x", operation, allow_scripts=True)
     with pytest.raises(ValidationError) as raised:
-        user_data.script_of({"additionalParams": dict(MINE, **{"lcm-operation-user-data": "UserData/../../x.py"})}, min_form, "x", "INSTANTIATE", True)
+        user_data_policy.script_of({"additionalParams": dict(MINE, **{"lcm-operation-user-data": "UserData/../../x.py"})}, min_form, "x", "INSTANTIATE", True)
     assert raised.value.field == "additionalParams.lcm-operation-user-data"
 
 

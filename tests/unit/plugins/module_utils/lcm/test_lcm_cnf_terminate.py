@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import ow
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled, left_of, pod_grace, wait_deleted
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete as cnf_delete, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 
@@ -348,7 +348,7 @@ def delete_with(kube, record):
         def kept_for(self, inst):
             return [{"kind": "Secret", "name": "vnflcm-" + VNF}]
 
-    return identifier.plan_delete(Store(), (record, [], 1), runner.left_objects(kube)(record))
+    return identifier.plan_delete(Store(), (record, [], 1), cnf_delete.left_objects(kube)(record))
 
 
 def test_delete_goes_on_past_objects_held_by_finalizers_naming_them_and_refuses_while_terminate_can_delete_some():

@@ -202,7 +202,7 @@ def test_heat_refuses_a_stack_left_by_a_failed_instantiate():
     instance = dict(INSTANCE, instantiatedVnfInfo={"metadata": {"stack_id": "s-1", "stack_name": "vnf-x"}})
     stacks, _version = heat_with_record(instance)
     stacks.writes = []
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.runner import left_stack
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.delete import left_stack
     with pytest.raises(ConflictError) as raised:
         identifier.delete_identifier(heat_locate(stacks), left_stack)
     assert "stack vnf-x" in raised.value.msg and stacks.writes == []

@@ -34,18 +34,21 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
         vim_of({"kubeconfig": "/k", "request": {"vimConnectionInfo": OPENSTACK_VIM}})
 
 
-def test_the_kubernetes_path_is_runners(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import info
+def test_each_module_names_its_operations_run_on_either_vim(monkeypatch):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale as vm_scale
+    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_scale, vnf_scale_to_level, vnf_terminate
 
     seen = []
     monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
     monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False, client=None, name=None:
                         seen.append((planner, missing_ok, name)))
-    runner.run_for("scale")({})
-    runner.run_for("terminate")({})
-    assert seen == [(scale.plan_scale, False, "SCALE"), (terminate.plan_terminate, True, "TERMINATE")]
-    assert runner.run_for("instantiate") is runner.run_instantiate and runner.run_for("info") is info.kubernetes_records
+    vnf_scale.run_on(KUBERNETES)({})
+    vnf_scale_to_level.run_on(KUBERNETES)({})
+    vnf_terminate.run_on(KUBERNETES)({})
+    assert seen == [(scale.plan_scale, False, "SCALE"), (scale.plan_scale_to_level, False, "SCALE_TO_LEVEL"),
+                    (terminate.plan_terminate, True, "TERMINATE")]
+    assert vnf_scale.run_on(OPENSTACK) is vm_scale.run_scale and vnf_scale_to_level.run_on(OPENSTACK) is vm_scale.run_scale_to_level
 
 
 UNFINISHED = ({"id": "i1"}, [{"id": "o1", "operation": "TERMINATE", "operationState": "FAILED_TEMP"}], "7")
@@ -65,7 +68,7 @@ def test_an_unfinished_op_occ_is_named_before_a_kubernetes_plan(monkeypatch):
     monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
     monkeypatch.setattr(runner, "locate", lambda api, namespace, instance_id, name: ("store", UNFINISHED))
     monkeypatch.setattr(scale, "plan_scale", lambda *args: pytest.fail("planned"))
-    refuses_before_planning(runner.run_for("scale"))
+    refuses_before_planning(scale.run_scale)
 
 
 def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
@@ -77,11 +80,11 @@ def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
 
 
 def test_side_by_side_rollout_is_refused_on_openstack_before_the_cloud_is_reached(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg, runner
 
     monkeypatch.setattr(runner, "heat_vim", lambda params: pytest.fail("connected"))
     with pytest.raises(ValidationError) as refused:
-        runner.run_change_pkg({"rollout": "side_by_side", "package": "/nowhere", "request": {}})
+        change_pkg.run_change_pkg({"rollout": "side_by_side", "package": "/nowhere", "request": {}})
     assert "rollout" in str(refused.value) and "Kubernetes" in str(refused.value)
 
 
@@ -89,11 +92,13 @@ NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 
 
 @pytest.mark.parametrize("imported, absent", [
-    ("lcm.vim", ("kubernetes", "openstack")),
+    ("lcm.vim", ("kubernetes", "openstack", NFV + "lcm.cnf.runner", NFV + "lcm.vm.runner")),
     # Scale, heal and terminate compile neither the reader nor the container update / change of package planners.
-    ("lcm.cnf.runner", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.modify", NFV + "lcm.cnf.change_pkg", NFV + "k8s.package_change")),
+    ("lcm.cnf.scale", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.modify", NFV + "lcm.cnf.change_pkg", NFV + "k8s.package_change")),
+    ("lcm.cnf.terminate", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.scale", NFV + "lcm.cnf.heal", NFV + "lcm.delete")),
     # The reader and the change-of-package planner wait for the operations that use them.
-    ("lcm.vm.runner", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm.change_pkg", NFV + "heat.change_pkg")),
+    ("lcm.vm.scale", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm.change_pkg", NFV + "heat.change_pkg", NFV + "lcm.vm.heal")),
+    ("lcm.vm.modify", ("kubernetes", NFV + "package.reader", NFV + "lcm.vm.change_pkg", NFV + "heat.change_pkg")),
 ])
 def test_a_module_call_imports_only_the_client_library_of_its_vim(imported, absent):
     # A fresh interpreter: this one has imported both already.

@@ -141,10 +141,11 @@ def test_moves_describe_ports_and_address_changes():
 
 
 def test_kubernetes_refuses_before_connecting():
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_change_ext_conn
 
     with pytest.raises(ValidationError, match="only for the OpenStack VIM: CNF external connectivity is the package's Services"):
-        runner.run_for("change_ext_conn")
+        vnf_change_ext_conn.run_on("kubernetes")
+    assert vnf_change_ext_conn.run_on("openstack") is vm_change_ext_conn.run_change_ext_conn
 
 
 def test_a_placeholder_port_the_instances_nfv_cp_port_replaces_is_not_looked_up(instantiated):

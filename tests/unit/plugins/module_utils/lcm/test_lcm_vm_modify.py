@@ -113,12 +113,14 @@ def test_an_unknown_vnfc_is_refused_naming_the_field(recorded):
 
 def test_delete_removed_is_refused_on_heat():
     with pytest.raises(ValidationError, match="OpenStack VIM") as error:
-        vm_runner.run_modify({"package": None, "delete_removed": True})
+        vm_modify.run_modify({"package": None, "delete_removed": True})
     assert error.value.field == "delete_removed"
 
 
 def test_heat_runs_modify():
-    assert vm_runner.run_for("modify") is vm_runner.run_modify
+    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_modify
+
+    assert vnf_modify.run_on("openstack") is vm_modify.run_modify
 
 
 def test_a_failed_modify_is_retried_by_planning_again_and_rolled_back_without_a_vim_write(recorded):
@@ -284,7 +286,7 @@ def test_heat_modify_reads_the_package_it_is_given(monkeypatch, fixtures_dir):
 
     monkeypatch.setattr(vm_runner, "on_instance", on_instance)
     params = {"package": os.path.join(fixtures_dir, "userdata_standard"), "delete_removed": False}
-    assert vm_runner.run_modify(params) == {"changed": False}
+    assert vm_modify.run_modify(params) == {"changed": False}
     assert seen["name"] == "MODIFY_INFO" and seen["planner"].keywords["package"].to_dict()["vnfd"]["descriptor_id"] == OLD_VNFD
 
 

@@ -91,4 +91,4 @@ def test_requirement_targets_and_functions():
 def test_reader_exports_the_yaml_flags_modules_need():
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package import reader
     assert reader.HAS_YAML is True and reader.YAML_IMPORT_ERROR is None
-    assert set(reader.__all__) == {"HAS_YAML", "YAML_IMPORT_ERROR", "VnfPackage", "load_package"}
+    assert set(reader.__all__) == {"HAS_YAML", "YAML_IMPORT_ERROR", "VnfPackage", "load_package", "optional_package"}

@@ -1,0 +1,30 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_delete on OpenStack: the record lives in the instance's stack, so a terminate already took it (lcm/delete.py)."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
+
+
+def run_delete(params, check_mode=False, diff_mode=False):
+    vim = runner.heat_vim(params)
+    result = identifier.delete_identifier(lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    return runner.with_api_calls(result, vim)
+
+
+def then_delete(result, vim, params, check_mode, diff_mode):
+    """vnf_terminate with delete_instance: the identifier goes after the terminate's ``result``, on the same connection."""
+    result = identifier.terminate_then_delete(result, lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    return runner.with_api_calls(result, vim)
+
+
+def left_stack(instance):
+    """The stack a NOT_INSTANTIATED record names: what an instantiate that was failed (not rolled back) left."""
+    metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
+    if instance.get("instantiationState") == INSTANTIATED or not metadata.get("stack_id"):
+        return []
+    return ["stack {0}".format(metadata.get("stack_name"))]
