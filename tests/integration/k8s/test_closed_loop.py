@@ -15,19 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shutil
 import signal
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
-import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
@@ -48,88 +43,6 @@ DEF_FILE = "Files/kubernetes/deployment_no_namespace.yaml"   # Deployment vdu2: 
 HEAL_WINDOW = 2
 
 
-def java_home():
-    """JAVA_HOME, else the JDK of the java on PATH (ansible-rulebook's rule engine needs Java 17+)."""
-    if os.environ.get("JAVA_HOME"):
-        return os.environ["JAVA_HOME"]
-    java = shutil.which("java")
-    assert java, "java is not installed: ansible-rulebook needs Java 17+ (Debian: openjdk-17-jre-headless)"
-    return str(Path(os.path.realpath(java)).parent.parent)
-
-
-def tool(name):
-    path = Path(sys.executable).parent / name
-    assert path.exists(), f"{name} is not installed in {sys.executable}'s venv (tests/requirements-dev.txt)"
-    return str(path)
-
-
-class Rulebook:
-    """ansible-rulebook running one of the collection's rulebooks, in a session of its own, output in a file."""
-
-    def __init__(self, folder, rulebook, variables, health_url=None):
-        self.folder, self.rulebook, self.health_url = Path(folder), rulebook, health_url
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "inventory.yml").write_text(yaml.safe_dump({"all": {"hosts": {"localhost": {
-            "ansible_connection": "local", "ansible_python_interpreter": sys.executable}}}}))
-        (self.folder / "vars.yml").write_text(yaml.safe_dump(variables))
-        self.log = self.folder / "rulebook.log"
-        self.process = None
-
-    def start(self, timeout=90):
-        env = dict(os.environ, JAVA_HOME=java_home(), PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
-                   ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false", ANSIBLE_NOCOLOR="1")
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen([tool("ansible-rulebook"), "-r", self.rulebook, "-i", "inventory.yml", "--vars", "vars.yml"],
-                                            cwd=self.folder, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while self.health_url and not self._healthy():
-            assert self.process.poll() is None, "ansible-rulebook exited:\n" + self.tail()
-            assert time.monotonic() < deadline, "the rulebook's webhook did not answer:\n" + self.tail()
-            time.sleep(0.2)
-        return self
-
-    def _healthy(self):
-        try:
-            with urllib.request.urlopen(self.health_url, timeout=2) as response:
-                return response.status == 200
-        except (OSError, urllib.error.URLError):
-            return False
-
-    def offset(self):
-        return self.log.stat().st_size if self.log.exists() else 0
-
-    def output(self, since=0):
-        with open(self.log, "rb") as handle:
-            handle.seek(since)
-            return handle.read().decode(errors="replace")
-
-    def wait_line(self, pattern, since, timeout=120):
-        """The first line after ``since`` matching ``pattern`` (the playbooks' last task prints what they did and why)."""
-        def found():
-            assert self.process.poll() is None, "ansible-rulebook exited:\n" + self.tail()
-            match = re.search(pattern, self.output(since))
-            return match.group(0) if match else None
-        return wait_for(found, f"{pattern!r} in the rulebook's output", timeout=timeout, sleep=0.2)
-
-    def tail(self, size=6000):
-        return self.output()[-size:] if self.log.exists() else ""
-
-    def kill(self):
-        """SIGKILL its process group (ansible-rulebook, the JVM, ansible-playbook); a module in a session of its own stays."""
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(30)
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 class Loop:
     """Alertmanager -> nfv.vnflcm.alertmanager in the rulebook nfv.vnflcm.closed_loop -> the playbooks."""
 
@@ -142,7 +55,7 @@ class Loop:
                           "closed_loop_connection": {"kubeconfig": str(kubeconfig), "wait_timeout": 120},
                           "closed_loop_busy_timeout": 60}
         self.alertmanager = alertmanager_lab.Alertmanager(self.folder / "alertmanager", webhook)
-        self.rulebook = Rulebook(self.folder / "rulebook", "nfv.vnflcm.closed_loop", self.variables, health_url=webhook + "/health")
+        self.rulebook = alertmanager_lab.Rulebook(self.folder / "rulebook", "nfv.vnflcm.closed_loop", self.variables, health_url=webhook + "/health")
 
     def start(self):
         self.alertmanager.start()
@@ -319,7 +232,7 @@ def test_a_malformed_webhook_body_is_refused_and_writes_nothing(loop, cnf, kube,
 
 def test_the_watcher_heals_a_pod_deleted_by_hand(k8s_lab, cnf, kube, k8s_namespace, tmp_path):
     instance = cnf()
-    watcher = Rulebook(tmp_path / "watcher", "nfv.vnflcm.auto_heal_watcher", {
+    watcher = alertmanager_lab.Rulebook(tmp_path / "watcher", "nfv.vnflcm.auto_heal_watcher", {
         "closed_loop_watch_namespaces": [k8s_namespace], "closed_loop_grace_period": 5, "closed_loop_heal_window": HEAL_WINDOW,
         "closed_loop_connection": {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120}}).start()
     try:

@@ -5,7 +5,8 @@
   bin-path  print the binary's path (built or not)
 
 As a library (tests, the demo): :func:`build`, :class:`Alertmanager` (start on 127.0.0.1 with a webhook route to a
-URL, wait until /-/ready answers, stop by PID) and :func:`post_alerts` (what Prometheus does: POST /api/v2/alerts).
+URL, wait until /-/ready answers, stop by PID), :func:`post_alerts` (what Prometheus does: POST /api/v2/alerts), and
+:class:`Rulebook` (ansible-rulebook running one of the collection's rulebooks, stopped by its process group).
 
 Cache: $NFV_VNFLCM_CACHE/alertmanager-lab, else ${XDG_CACHE_HOME:-~/.cache}/nfv-vnflcm/alertmanager-lab.
 v0.31.1 is the newest release whose module carries its web UI's assets: from v0.32 the UI is embedded from
@@ -153,11 +154,7 @@ class Alertmanager:
         return self
 
     def ready(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/-/ready", timeout=2) as response:
-                return response.status == 200
-        except (OSError, urllib.error.URLError):
-            return False
+        return _answers(self.url + "/-/ready")
 
     def stop(self) -> None:
         """SIGTERM by PID, SIGKILL after 10 s."""
@@ -198,6 +195,97 @@ def post_alerts(url: str, alerts: list) -> None:
     with urllib.request.urlopen(request, timeout=10) as response:
         if response.status != 200:
             raise RuntimeError(f"alertmanager answered {response.status} to POST /api/v2/alerts")
+
+
+def java_home() -> str:
+    """JAVA_HOME, else the JDK of the java on PATH (ansible-rulebook's rule engine needs Java 17+)."""
+    if os.environ.get("JAVA_HOME"):
+        return os.environ["JAVA_HOME"]
+    java = shutil.which("java")
+    if not java:
+        raise RuntimeError("java is not installed: ansible-rulebook needs Java 17+ (Debian: openjdk-17-jre-headless)")
+    return str(Path(os.path.realpath(java)).parent.parent)
+
+
+class Rulebook:
+    """ansible-rulebook running one of the collection's rulebooks (``nfv.vnflcm.<name>``) with ``variables``, in a session
+    of its own, its output in ``folder``/rulebook.log. The venv of ``python`` (default: this one) has ansible-rulebook,
+    ansible-galaxy (which it looks collections up with) and ansible-playbook; the modules run with that Python."""
+
+    def __init__(self, folder, rulebook, variables, health_url=None, python=None):
+        self.folder, self.rulebook, self.health_url = Path(folder), rulebook, health_url
+        self.python = python or sys.executable
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "inventory.yml").write_text(yaml.safe_dump({"all": {"hosts": {"localhost": {
+            "ansible_connection": "local", "ansible_python_interpreter": self.python}}}}))
+        (self.folder / "vars.yml").write_text(yaml.safe_dump(variables))
+        self.log = self.folder / "rulebook.log"
+        self.process = None
+
+    def start(self, timeout: float = 90) -> "Rulebook":
+        bin_dir = Path(self.python).parent
+        if not (bin_dir / "ansible-rulebook").exists():
+            raise RuntimeError(f"ansible-rulebook is not installed beside {self.python} (tests/requirements-dev.txt)")
+        env = dict(os.environ, JAVA_HOME=java_home(), PATH=os.pathsep.join([str(bin_dir), os.environ.get("PATH", "")]),
+                   ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false", ANSIBLE_NOCOLOR="1")
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen([str(bin_dir / "ansible-rulebook"), "-r", self.rulebook, "-i", "inventory.yml", "--vars", "vars.yml"],
+                                            cwd=self.folder, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while self.health_url and not _answers(self.health_url):
+            if self.process.poll() is not None:
+                raise RuntimeError("ansible-rulebook exited:\n" + self.tail())
+            if time.monotonic() > deadline:
+                raise RuntimeError("the rulebook's webhook did not answer:\n" + self.tail())
+            time.sleep(0.2)
+        return self
+
+    def offset(self) -> int:
+        return self.log.stat().st_size if self.log.exists() else 0
+
+    def output(self, since: int = 0) -> str:
+        with open(self.log, "rb") as handle:
+            handle.seek(since)
+            return handle.read().decode(errors="replace")
+
+    def wait_line(self, pattern: str, since: int, timeout: float = 120) -> str:
+        """The first text after ``since`` matching ``pattern`` (the closed-loop playbooks' last task says what they did)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError("ansible-rulebook exited:\n" + self.tail())
+            match = re.search(pattern, self.output(since))
+            if match:
+                return match.group(0)
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout}s waiting for {pattern!r} in the rulebook's output:\n" + self.tail())
+            time.sleep(0.2)
+
+    def tail(self, size: int = 6000) -> str:
+        return self.output()[-size:] if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL its process group (ansible-rulebook, the JVM, ansible-playbook); a module in a session of its own stays."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(30)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except (OSError, urllib.error.URLError):
+        return False
 
 
 def main(argv=None) -> int:
