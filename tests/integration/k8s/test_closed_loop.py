@@ -249,6 +249,29 @@ def test_the_watcher_heals_a_pod_deleted_by_hand(k8s_lab, cnf, kube, k8s_namespa
         watcher.stop()
 
 
+def test_a_heal_waits_for_another_runs_operation_then_takes_over_what_it_left(loop, cnf, kube, k8s_namespace, tmp_path, ansible_task, k8s_lab):
+    instance = cnf()
+    before = pod_uids(kube, k8s_namespace)
+    # A heal by hand holds the instance's op occ (its live lease) while its pod's delete is held; the alert's playbook
+    # waits for it (polling the record); the gate then denies the held write, so the heal by hand stops half-way
+    # and the playbook takes its op occ over (retry).
+    with WriteGate(kube, k8s_namespace, tmp_path, hold_after=1) as gate:
+        by_hand = ansible_task("vnf_heal", {"kubeconfig": str(k8s_lab.kubeconfig), "vnf_instance_id": instance["id"], "namespace": k8s_namespace,
+                                            "request": {"vnfcInstanceId": [vnfc_of(instance)]}}, background=True)
+        assert gate.held.wait(60), "the heal by hand never wrote"
+        since = loop.rulebook.offset()
+        loop.fire(heal_labels(instance, k8s_namespace, vnfc_of(instance)))
+        loop.rulebook.wait_line(r"RETRYING: \[localhost\]: [^\n]*Read the record until no other run works on the instance", since, timeout=60)
+        gate.release()
+    assert by_hand.wait()["failed"]
+    line = loop.rulebook.wait_line(done_line("auto_heal", instance), since, timeout=90)
+    heals = op_occs(kube, k8s_namespace, "HEAL")
+    assert [item["operationState"] for item in heals] == ["COMPLETED"], heals
+    assert f"op occ {heals[0]['id']} (HEAL, " in loop.rulebook.output(since) and "nothing done" in line and "healed since the alert" in line, line
+    after = pod_uids(kube, k8s_namespace)
+    assert len(after) == 1 and after != before
+
+
 def test_a_rulebook_killed_mid_heal_is_taken_over_by_the_next_events_heal(loop, cnf, kube, k8s_namespace, tmp_path):
     instance = cnf()
     before = pod_uids(kube, k8s_namespace)
