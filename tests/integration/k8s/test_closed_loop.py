@@ -23,6 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
@@ -141,6 +142,28 @@ def vnfc_of(instance):
 
 def done_line(function, instance):
     return rf"{function} of VNF instance {instance['id']}: [^\"\r\n]*"
+
+
+def test_every_rulebook_passes_ansible_rulebooks_schema_and_names_the_collections_parts(collection_root):
+    from ansible_rulebook.validators import Validate
+
+    rulebooks = sorted((collection_root / "extensions" / "eda" / "rulebooks").glob("*.yml"))
+    assert [path.stem for path in rulebooks] == ["auto_heal", "auto_heal_watcher", "auto_scale", "closed_loop", "closed_loop_controller"]
+    for path in rulebooks:
+        document = yaml.safe_load(path.read_text())
+        Validate.rulebook(document)
+        for rule_set in document:
+            assert {next(key for key in source if key != "name") for source in rule_set["sources"]} <= {
+                "nfv.vnflcm.alertmanager", "nfv.vnflcm.vnfc_watcher"}, path.name
+            for rule in rule_set["rules"]:
+                action = rule["action"]
+                if "run_playbook" in action:
+                    name = action["run_playbook"]["name"]
+                    assert name in ("nfv.vnflcm.auto_heal", "nfv.vnflcm.auto_scale"), (path.name, name)
+                    assert (collection_root / "playbooks" / (name.rsplit(".", 1)[1] + ".yml")).is_file()
+                    assert name.endswith(rule["condition"].split('"')[1]), (path.name, rule["condition"])
+                else:
+                    assert set(action) == {"run_job_template"}, (path.name, action)
 
 
 def test_an_auto_heal_alert_replaces_the_vnfcs_pod(loop, cnf, kube, k8s_namespace):
