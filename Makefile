@@ -136,17 +136,21 @@ galaxy-check: venv  ## build the tarball from this clone as the README says, che
 # The local labs (tools/lab/*): real VIMs for integration tests and the demo.
 K8S_LAB := $(BIN)/python tools/lab/k8s/lab.py
 OS_LAB := $(BIN)/python tools/lab/openstack/lab.py
+AM_LAB := $(BIN)/python tools/lab/alertmanager/alertmanager_lab.py
 # OpenStack lab tier for lab-up: 1 (Keystone + Heat) or 2 (+ Nova, Neutron, Cinder, ...).
 LAB_TIER ?= 1
 
-.PHONY: lab-build lab-build-k8s lab-build-openstack lab-up lab-down lab-status
-lab-build: lab-build-k8s lab-build-openstack  ## build/install the local VIMs (cached outside the clone; the first build takes a while)
+.PHONY: lab-build lab-build-k8s lab-build-openstack lab-build-alertmanager lab-up lab-down lab-status
+lab-build: lab-build-k8s lab-build-openstack lab-build-alertmanager  ## build/install the local VIMs and Alertmanager (cached outside the clone; the first build takes a while)
 
 lab-build-k8s: venv  ## build the Kubernetes lab only (the CNF demo needs no OpenStack)
 	$(K8S_LAB) build
 
 lab-build-openstack: venv  ## install the OpenStack lab (tier 2) only
 	$(OS_LAB) install --tier 2
+
+lab-build-alertmanager: venv  ## build Alertmanager from its Go module (the closed-loop tests and demo; cached outside the clone)
+	$(AM_LAB) build
 
 lab-up: lab-build  ## start the local VIMs (Kubernetes, and OpenStack tier LAB_TIER)
 	$(K8S_LAB) up
@@ -199,8 +203,8 @@ DEMO_ANSIBLE := ANSIBLE_CALLBACK_RESULT_FORMAT=yaml ANSIBLE_DISPLAY_SKIPPED_HOST
 # the OS::Cinder::VolumeType that userdata_standard's VDU2 template declares.
 DEMO_CLOUD ?= nfvlab-admin
 
-.PHONY: demo demo-cnf demo-vm checks test bench clean
-demo: demo-cnf demo-vm  ## the main job: the whole mission on the local labs (demo-cnf, then demo-vm)
+.PHONY: demo demo-cnf demo-closed-loop demo-vm checks test bench clean
+demo: demo-cnf demo-closed-loop demo-vm  ## the main job: the whole mission on the local labs (demo-cnf, demo-closed-loop, then demo-vm)
 
 # Each part uses a lab that is up, else starts the one it needs and stops it at the end.
 demo-cnf: venv stage lab-build-k8s  ## CNFs on the local Kubernetes lab: namespaces, lifecycle, container update
@@ -208,6 +212,15 @@ demo-cnf: venv stage lab-build-k8s  ## CNFs on the local Kubernetes lab: namespa
 	  eval "$$($(K8S_LAB) env)"; start=$$(date +%s); rc=0; \
 	  $(DEMO_ANSIBLE) tools/demo/cnf.yml -e demo_fixtures=$(FIXTURES) -e demo_kubeconfig=$$KUBECONFIG || rc=$$?; \
 	  echo "demo-cnf: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
+	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
+
+# The closed loop: Alertmanager and ansible-rulebook (the rulebook nfv.vnflcm.closed_loop) started here and stopped at the
+# end, an alert posted as Prometheus posts it, the heal of the CNF's VNFC, the pod UIDs before and after.
+demo-closed-loop: venv stage lab-build-k8s lab-build-alertmanager  ## the closed loop on the local Kubernetes lab: an alert, the rulebook heals
+	@started=0; if ! $(K8S_LAB) status >/dev/null 2>&1; then $(K8S_LAB) up && started=1; fi; \
+	  eval "$$($(K8S_LAB) env)"; start=$$(date +%s); rc=0; \
+	  $(BIN)/python tools/demo/closed_loop.py --fixtures $(FIXTURES) --kubeconfig $$KUBECONFIG || rc=$$?; \
+	  echo "demo-closed-loop: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
 
 demo-vm: venv stage lab-build-openstack  ## a VM-based VNF on the local OpenStack lab (tier 2): change of package, rollback
