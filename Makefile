@@ -69,7 +69,7 @@ docs: venv stage  ## every module's documentation renders with ansible-doc
 # installs on Python 3.11: 2.20 needs 3.12). meta/runtime.yml's requires_ansible says what passes here.
 # One venv per core, cached outside the clone like the main one; the cores run one after another.
 CORE_PINS ?= 2.16.19 2.17.14 2.18.19
-MATRIX_DEPS := $(shell grep -E '^(pytest|kubernetes|openstacksdk|keystoneauth1|PyYAML)==' tests/requirements-dev.txt | tr '\n' ' ')
+MATRIX_DEPS := $(shell grep -E '^(pytest|kubernetes|openstacksdk|keystoneauth1|PyYAML|aiohttp)==' tests/requirements-dev.txt | tr '\n' ' ')
 MATRIX_HASH := $(shell echo $(MATRIX_DEPS) | sha256sum | cut -c1-12)
 
 .PHONY: matrix
