@@ -76,11 +76,9 @@ def make_cnfs(folder, api, kubeconfig, package, namespaces):
     tasks = [
         {"name": "instantiate", "loop": namespaces, "register": "instantiated", "nfv.vnflcm.vnf_instantiate": dict(
             connection, package=package, vnf_instance_name="bench-{{ item }}",
-            request={"flavourId": "simple", "additionalParams": {"namespace": "{{ item }}", "lcm-kubernetes-def-files": [DEF_FILE]}})},
-        {"name": "allow auto-heal", "loop": namespaces, "register": "modified", "nfv.vnflcm.vnf_modify": dict(
-            connection, vnf_instance_name="bench-{{ item }}", namespace="{{ item }}",
-            request={"vnfConfigurableProperties": {"isAutohealEnabled": True}})},
-        {"name": "collect", "ansible.builtin.set_fact": {"created": "{{ modified.results | map(attribute='vnf_instance') | list }}"}},
+            request={"flavourId": "simple", "vnfConfigurableProperties": {"isAutohealEnabled": True},
+                     "additionalParams": {"namespace": "{{ item }}", "lcm-kubernetes-def-files": [DEF_FILE]}})},
+        {"name": "collect", "ansible.builtin.set_fact": {"created": "{{ instantiated.results | map(attribute='vnf_instance') | list }}"}},
     ]
     instances = run_tasks(folder, tasks, "cnfs")
     return {item["metadata"]["namespace"]: (item["id"], item["instantiatedVnfInfo"]["vnfcInfo"][0]["id"]) for item in instances}

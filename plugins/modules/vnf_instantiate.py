@@ -138,11 +138,13 @@ options:
             type: dict
       extensions:
         description:
-          - The VNF's extensions (C(VnfInstance.extensions)).
+          - The VNF's extensions, merged into C(VnfInstance.extensions) (JSON Merge Patch) when it is instantiated, as Tacker v2 does.
         type: dict
       vnfConfigurableProperties:
         description:
-          - The VNF's configurable properties (C(VnfInstance.vnfConfigurableProperties)).
+          - The VNF's configurable properties, merged into C(VnfInstance.vnfConfigurableProperties) (JSON Merge Patch) when it
+            is instantiated, as Tacker v2 does; C(isAutohealEnabled) and C(isAutoscaleEnabled) allow the closed loop
+            (the C(nfv.vnflcm.auto_heal) and C(nfv.vnflcm.auto_scale) playbooks).
         type: dict
       localizationLanguage:
         description:

@@ -108,13 +108,11 @@ def main(argv=None):
         created = run_tasks(folder, [
             {"name": "Instantiate the CNF", "nfv.vnflcm.vnf_instantiate": dict(
                 connection, package=os.path.join(args.fixtures, "test_cnf_multi_ns"), vnf_instance_name="cnf-closed-loop",
-                request={"flavourId": "simple", "additionalParams": {"namespace": NAMESPACE, "lcm-kubernetes-def-files": [DEF_FILE]}}),
+                request={"flavourId": "simple", "vnfConfigurableProperties": {"isAutohealEnabled": True},
+                         "additionalParams": {"namespace": NAMESPACE, "lcm-kubernetes-def-files": [DEF_FILE]}}),
              "register": "instantiated"},
-            {"name": "Allow auto-heal", "nfv.vnflcm.vnf_modify": dict(
-                connection, vnf_instance_name="cnf-closed-loop", namespace=NAMESPACE,
-                request={"vnfConfigurableProperties": {"isAutohealEnabled": True}}), "register": "modified"},
         ], "instantiate")
-        instance = created["modified"]["vnf_instance"]
+        instance = created["instantiated"]["vnf_instance"]
         vnfc = instance["instantiatedVnfInfo"]["vnfcInfo"][0]["id"]
         say(f"== CNF {instance['id']} in namespace {NAMESPACE}: vnfConfigurableProperties "
             f"{json.dumps(instance.get('vnfConfigurableProperties'))}, VNFC {vnfc}")

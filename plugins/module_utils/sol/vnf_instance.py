@@ -51,6 +51,19 @@ def new_vnf_instance(vnfd, name=None, description=None, metadata=None, instance_
     return instance
 
 
+# VnfInstance attributes an InstantiateVnfRequest sets (JSON Merge Patch over what the instance has), as Tacker v2 does.
+INSTANTIATE_MERGED = ("vnfConfigurableProperties", "extensions")
+
+
+def with_instantiate_fields(instance, request):
+    """``instance`` with the request's vnfConfigurableProperties and extensions merged in (SOL003 InstantiateVnfRequest). Pure."""
+    result = dict(instance)
+    for attribute in INSTANTIATE_MERGED:
+        if isinstance(request.get(attribute), dict):
+            result[attribute] = merge_patch(instance.get(attribute) or {}, request[attribute])
+    return result
+
+
 def vnfd_identity(vnfd):
     """The VnfInstance attributes that identify its VNFD (vnfdId, vnfProvider, ..., vnfdVersion)."""
     identity = {}

@@ -96,17 +96,15 @@ def multi_ns(tacker_packages):
 def cnf(ansible_task, k8s_lab, k8s_namespace, multi_ns):
     """``cnf(heal=True, scale=True, level=None)``: a CNF in the test's namespace, its configurable properties set."""
     def make(heal=True, scale=True, level=None):
-        request = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": [DEF_FILE]}}
+        # As with Tacker: the instantiate request's vnfConfigurableProperties allow the closed loop.
+        request = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": [DEF_FILE]},
+                   "vnfConfigurableProperties": {"isAutohealEnabled": heal, "isAutoscaleEnabled": scale}}
         if level:
             request["instantiationLevelId"] = level
         done = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "request": request,
                                                 "vnf_instance_name": "cnf-" + uuid.uuid4().hex[:6], "wait_timeout": 120, "wait_sleep": 1})
         assert not done.get("failed"), done.get("msg")
-        # The instantiate records no vnfConfigurableProperties of its request: they are set as an operator sets them later.
-        modified = ansible_task("vnf_modify", {"kubeconfig": str(k8s_lab.kubeconfig), "vnf_instance_id": done["vnf_instance"]["id"],
-                                               "namespace": k8s_namespace, "request": {"vnfConfigurableProperties": {
-                                                   "isAutohealEnabled": heal, "isAutoscaleEnabled": scale}}})
-        assert not modified.get("failed"), modified.get("msg")
+        assert done["vnf_instance"]["vnfConfigurableProperties"] == request["vnfConfigurableProperties"]
         return done["vnf_instance"]
     return make
 

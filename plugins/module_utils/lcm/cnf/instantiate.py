@@ -49,7 +49,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance, with_instantiate_fields
 
 
 def run_instantiate(params, check_mode=False, diff_mode=False):
@@ -152,7 +152,7 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             outcomes = settle(create, wave)
             created.extend(ref(obj) for obj, outcome in zip(wave, outcomes) if outcome is not None and outcome.error is None)
             first_error(outcomes)
-        result = dict(instance, instantiationState=INSTANTIATED)
+        result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         result = with_namespace(result, namespace)
         private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records),
                    interface_scripts.KEY: scripts, VNFC_COUNTS: replicas_of(vdus)}

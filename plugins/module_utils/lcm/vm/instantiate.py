@@ -36,7 +36,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance, with_instantiate_fields
 
 
 def run_instantiate(params, check_mode=False, diff_mode=False):
@@ -143,7 +143,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         metadata = {PRIVATE: private, "nfv": nfv, "stack_id": stack["id"], "stack_name": stack["stack_name"]}
         progress.checkpoint(dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": metadata}))
         vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
-        result = dict(instance, instantiationState=INSTANTIATED)
+        result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         if vim_connection:
             result["vimConnectionInfo"] = recordable_vims(vim_connection)
         result["instantiatedVnfInfo"] = {"flavourId": flavour_id, "vnfState": "STARTED",

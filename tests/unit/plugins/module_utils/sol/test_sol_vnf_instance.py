@@ -133,3 +133,15 @@ def test_cp_protocol_info_reports_what_the_cp_protocol_data_asked():
         "macAddress": "fa:16:3e:00:00:01", "segmentationId": "100",
         "ipAddresses": [{"type": "IPV6", "isDynamic": True, "addressRange": {"minAddress": "fd00::1", "maxAddress": "fd00::9"}}]}}
     assert vi.ext_cp_id("port-1") == "cp-port-1"
+
+
+def test_an_instantiate_request_merges_its_configurable_properties_and_extensions_into_the_instance():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import with_instantiate_fields
+
+    instance = {"id": "i", "vnfConfigurableProperties": {"isAutoscaleEnabled": True, "dropped": 1}}
+    request = {"flavourId": "simple", "vnfConfigurableProperties": {"isAutohealEnabled": True, "dropped": None}, "extensions": {"e": "x"}}
+    merged = with_instantiate_fields(instance, request)
+    assert merged["vnfConfigurableProperties"] == {"isAutoscaleEnabled": True, "isAutohealEnabled": True}
+    assert merged["extensions"] == {"e": "x"}
+    assert instance["vnfConfigurableProperties"] == {"isAutoscaleEnabled": True, "dropped": 1}  # the input is left as it was
+    assert with_instantiate_fields(instance, {"flavourId": "simple"}) == instance
