@@ -188,9 +188,8 @@ class BreakingWatch:
     def stream(self, list_call, **kwargs):
         BreakingWatch.streams.append(kwargs["resource_version"])
         events, error = BreakingWatch.plans.pop(0) if BreakingWatch.plans else ([], None)
-        for event in events:
-            yield event
-        if error:
+        yield from events
+        if error is not None:
             raise error
 
     def stop(self):
