@@ -35,11 +35,11 @@ for path in sys.argv[2:]:
     name = os.path.basename(path)[:-3]
     payload = zipfile.ZipFile(io.BytesIO(), "w")
     kwargs = {}
-    if "date_time" in accepted:
-        kwargs["date_time"] = datetime.datetime(2020, 1, 1)
-    if "extension_manager" in accepted:  # ansible-core >= 2.19
+    if "extension_manager" in accepted:  # ansible-core >= 2.19: a datetime
         from ansible._internal._ansiballz._builder import ExtensionManager
-        kwargs["extension_manager"] = ExtensionManager()
+        kwargs.update(extension_manager=ExtensionManager(), date_time=datetime.datetime(2020, 1, 1))
+    elif "date_time" in accepted:  # before: zipfile's tuple
+        kwargs["date_time"] = (2020, 1, 1, 0, 0, 0)
     with open(path, "rb") as handle:
         module_common.recursive_finder(name, "ansible_collections.nfv.vnflcm.plugins.modules." + name, handle.read(), payload, **kwargs)
     out[name] = payload.namelist()
