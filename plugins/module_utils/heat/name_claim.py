@@ -39,30 +39,43 @@ GRACE_SECONDS = 300
 WHERE = "the Heat stacks of this project"
 
 
+def runner_tags(runner):
+    """The tags that name ``runner`` (common/runner.py), [] when there is none or it does not fit in tags (then only
+    the age of what it made counts)."""
+    if not runner or any(runner.get(key) is None for key, _prefix in RUNNER_TAGS):
+        return []
+    tags = [prefix + str(runner[key]) for key, prefix in RUNNER_TAGS]
+    return tags if all(len(tag) <= TAG_LIMIT and "," not in tag for tag in tags) else []
+
+
+def read_runner(tags):
+    """The runner ``tags`` name, or None when they name none (all of it)."""
+    runner = {}
+    for tag in tags or ():
+        for key, prefix in RUNNER_TAGS:
+            if tag.startswith(prefix):
+                runner[key] = tag[len(prefix):]
+    if len(runner) != len(RUNNER_TAGS) or not runner["pid"].isdigit():
+        return None
+    return dict(runner, pid=int(runner["pid"]))
+
+
 def claim_tags(instance_id, op_occ_id, runner=None):
-    tags = [CLAIM_TAG, RUN_TAG + (op_occ_id or "unknown"), INSTANCE_TAG + instance_id]
-    runner_tags = [prefix + str(runner.get(key)) for key, prefix in RUNNER_TAGS] if runner else []
-    # A runner that does not fit in tags is left out whole: then only the claim's age counts.
-    if runner_tags and all(len(tag) <= TAG_LIMIT and "," not in tag and runner[key] is not None for tag, (key, _prefix) in zip(runner_tags, RUNNER_TAGS)):
-        tags.extend(runner_tags)
-    return tags
+    return [CLAIM_TAG, RUN_TAG + (op_occ_id or "unknown"), INSTANCE_TAG + instance_id] + runner_tags(runner)
 
 
 def read_claim(stack):
     """``{"vnfInstanceId", "vnfLcmOpOccId", "claimedAt", "runner"}`` of a claim stack (as Heat lists it); ``runner`` only
     when the claim names all of it."""
     held = {"claimedAt": stack.get("creation_time")}
-    runner = {}
     for tag in stack.get("tags") or ():
         if tag.startswith(RUN_TAG):
             held["vnfLcmOpOccId"] = tag[len(RUN_TAG):]
         elif tag.startswith(INSTANCE_TAG):
             held["vnfInstanceId"] = tag[len(INSTANCE_TAG):]
-        for key, prefix in RUNNER_TAGS:
-            if tag.startswith(prefix):
-                runner[key] = tag[len(prefix):]
-    if len(runner) == len(RUNNER_TAGS) and runner["pid"].isdigit():
-        held["runner"] = dict(runner, pid=int(runner["pid"]))
+    runner = read_runner(stack.get("tags"))
+    if runner:
+        held["runner"] = runner
     return held
 
 

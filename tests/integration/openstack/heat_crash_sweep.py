@@ -78,6 +78,9 @@ class HeatSweep:
         self.cloud = yaml.safe_load(open(clouds_yaml).read())["clouds"][CLOUD]
         self.endpoint = admin_conn.orchestration.get_endpoint()
         self.counted = {}
+        # The state of an instance as a fresh instantiate leaves it, ids aside: where a rollback (but an instantiate's)
+        # and a heal end, and what an instantiate retried ends in.
+        self.baseline = None
         # Instances (names) in the instantiated state the other operations start from: what a rolled back case or a
         # heal left; shared when ``share`` is set.
         self.reusable = []
@@ -99,6 +102,8 @@ class HeatSweep:
         done = self.run("vnf_instantiate", self.instantiate_args(name))
         assert not done.get("failed"), done.get("msg")
         self.created.append(done["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"])
+        if self.baseline is None:
+            self.baseline = self.settled(name)
         return name
 
     def operation_args(self, operation, name):
@@ -240,6 +245,8 @@ class HeatSweep:
             if operation == "instantiate":
                 self.created.append(done["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["stack_name"])
             self.counted[operation] = {"writes": list(gate.writes), "before": before, "after": self.settled(name)}
+            if operation == "instantiate" and self.baseline is None:
+                self.baseline = self.counted[operation]["after"]
             if self.share and operation in ("instantiate", "heal"):
                 self.reusable.append(name)
         return self.counted[operation]
@@ -261,9 +268,9 @@ class HeatSweep:
         """One kill at k and its recovery by ``branch`` ("retry" or "rollback")."""
         result = Case(operation, k, branch)
         started = time.monotonic()
-        counted = self.count(operation)
         name = self.fresh(operation)
         args = self.operation_args(operation, name)
+        before = self.settled(name)
         servers_before = sorted(self.live_servers(self.instance(name)[2])) if operation != "instantiate" else []
         seen = self.seen_resources(name)
         with HeatWriteGate(self.endpoint, hold_after=k) as gate:
@@ -280,7 +287,7 @@ class HeatSweep:
             "none" if instance is None else "{0}, op occ {1} {2}".format(
                 instance["instantiationState"], occs[0]["operation"] if occs else "-", occs[0]["operationState"] if occs else "-"),
             stacks_of_instance(self.conn, name))
-        result.problems = self.recover(operation, branch, name, args, instance, occs, counted, servers_before, seen)
+        result.problems = self.recover(operation, branch, name, args, instance, occs, before, servers_before, seen)
         self.note_created(name)
         result.passed = not result.problems
         result.seconds = time.monotonic() - started
@@ -291,7 +298,16 @@ class HeatSweep:
     def note_created(self, name):
         self.created.extend(stack for stack in stacks_of_instance(self.conn, name) if stack not in self.created)
 
-    def recover(self, operation, branch, name, args, instance, occs, counted, servers_before, seen):
+    def after(self, operation):
+        """The state a whole run of ``operation`` ends in: a heal leaves an instance as it found it (ids aside), an
+        instantiate as a fresh one; the others' from their counted run."""
+        if operation == "heal" and operation not in self.counted:
+            return None
+        if operation == "instantiate" and operation not in self.counted and self.baseline is not None:
+            return self.baseline
+        return self.count(operation)["after"]
+
+    def recover(self, operation, branch, name, args, instance, occs, before, servers_before, seen):
         """The documented recovery, then the invariants: the problems found ([] when none)."""
         problems = []
         ours = bool(occs) and occs[0]["operation"] == OP_OCCS[operation]
@@ -299,17 +315,17 @@ class HeatSweep:
         if not ours:
             # Killed before its op occ was in a record (an instantiate before its stack): the recovery is a re-run.
             done = self.run(MODULES[operation], args)
-            expected, expected_state = counted["after"], "COMPLETED"
+            expected, expected_state = self.after(operation) or before, "COMPLETED"
         else:
             call = {"vnf_instance_name": name, "cloud": CLOUD, "action": branch, "wait_timeout": 600}
             if args.get("package"):
                 call["package"] = args["package"]
             done = self.run("vnf_lcm_op_occ", call)
-            expected = counted["after"] if branch == "retry" or completed else counted["before"]
+            expected = (self.after(operation) or before) if branch == "retry" or completed else before
             expected_state = "COMPLETED" if completed else {"retry": "COMPLETED", "rollback": "ROLLED_BACK"}[branch]
         if done.get("failed") and not completed:
             return ["recovery failed: {0}".format(str(done.get("msg"))[:400])]
-        if operation == "instantiate" and expected is counted["before"]:
+        if operation == "instantiate" and expected is before:
             # Rolled back: the stack goes, and the record with it (heat/store.py).
             expected, expected_state = {"instantiationState": None, "stacks": 0, "claims": 0}, None
         _instance, occs, stack_name = self.instance(name)

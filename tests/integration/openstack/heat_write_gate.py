@@ -167,3 +167,16 @@ def stack_writes(writes):
     """The 1-based indexes of the writes to the VNF's stack itself (create, updates, marks, delete): not the record's
     signals, not the name claim's stack."""
     return [index for index, (_method, path) in enumerate(writes, 1) if not path.endswith("/signal") and "vnflcm-name-" not in path]
+
+
+def write_kind(write):
+    """What a write is, in words: "record" (a signal to the record), "claim" / "unclaim" (the name claim's stack
+    created / deleted), "create", "update", "delete" (the VNF's stack), "mark" (a resource marked unhealthy)."""
+    method, path = write
+    if path.endswith("/signal"):
+        return "record"
+    if "vnflcm-name-" in path:
+        return "claim" if method == "POST" else "unclaim"
+    if "/resources/" in path:
+        return "mark"
+    return {"POST": "create", "PATCH": "update", "PUT": "update", "DELETE": "delete"}[method]

@@ -80,6 +80,20 @@ def test_a_stack_of_ours_without_a_record_is_an_orphan_once_it_no_longer_waits_f
     assert store.find(name="my vnf/1") is None and [item["id"] for item in store.orphans] == ["s-9"]
 
 
+def test_a_stack_still_creating_without_a_record_is_an_orphan_at_once_when_the_runner_its_tags_name_is_gone():
+    """The crash sweep's instantiate killed between its stack's create and its record: the re-run found the young stack
+    waiting for a record and left it, a second stack of the instance with its servers, for good."""
+    stacks = FakeStacks()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    stacks.add(stack_name("i-9"), "s-9", stack_tags(INSTANCE, dict(this_runner(), pid=child.pid)))
+    stacks.add(stack_name("i-8"), "s-8", stack_tags(INSTANCE, this_runner()))
+    for stack_id in ("s-8", "s-9"):
+        stacks.stacks[stack_id].update(stack_status="CREATE_IN_PROGRESS", creation_time=stacks.now().strftime("%Y-%m-%dT%H:%M:%SZ"))
+    store = HeatRecordStore(stacks)
+    assert store.find(name="my vnf/1") is None and [item["id"] for item in store.orphans] == ["s-9"]
+
+
 def test_find_by_id_and_by_name_and_list():
     stacks = FakeStacks()
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", stack_tags(INSTANCE)))
