@@ -33,7 +33,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS, WHERE, NameClaims, read_runner, runner_tags
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import (
+    GRACE_SECONDS,
+    WHERE,
+    NameClaims,
+    live_claims,
+    read_claim,
+    read_runner,
+    runner_tags,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import FAILED_TEMP, TERMINAL_STATES
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
@@ -225,6 +233,14 @@ class HeatRecordStore(RecordStore):
                 self.claims.release(claim)
             except VimError:
                 pass
+
+    def release_left_claim(self, instance):
+        """The claim of the instance's name made by the run that created it, left when that run died between the
+        record's first write and the claim's delete: it goes (the record holds the name). For the run that resumes it."""
+        if instance.get("vnfInstanceName"):
+            for claim in live_claims(self.stacks, name_tag(instance["vnfInstanceName"])):
+                if read_claim(claim).get("vnfInstanceId") == instance["id"]:
+                    self.claims.release(claim)
 
     def attach(self, stack):
         """The stack exists now (Heat accepted its create): the next save writes the record into it."""

@@ -32,6 +32,9 @@ CASES = [
     # Between its stack's create and its record: the re-run left that stack, still creating, as one that waits for
     # its record, and made a second one; the stack's tags name its runner now, and the re-run deletes it as an orphan.
     ("instantiate", 2, "retry", "record"),
+    # Killed between its record's first write and the claim's delete: the retry completed, the claim stayed for good;
+    # the run that resumes an instantiate deletes it now.
+    ("instantiate", 3, "retry", "unclaim"),
 ]
 
 

@@ -184,6 +184,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
         plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
 
         def rollback(progress):
+            store.release_left_claim(instance)
             progress.release_record()
             vim.stacks.delete(stack)
             vim.stacks.wait_deleted(stack, waits.timeout)
@@ -198,6 +199,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     vim.stacks.preview_update(stack, described["template"], vim.stacks.files(stack), {"nfv": described["nfv"]})
 
     def retry(progress):
+        store.release_left_claim(instance)
         update_stack(vim, stack, described["template"], described["nfv"], waits, progress)
         result = dict(instance, instantiationState=INSTANTIATED)
         result["instantiatedVnfInfo"] = {"flavourId": params.get("flavourId"), "vnfState": "STARTED",

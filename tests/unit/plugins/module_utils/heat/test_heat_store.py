@@ -179,6 +179,16 @@ def test_the_fresh_claim_of_a_live_runner_is_refused_and_a_runner_too_long_for_t
     assert "runner" not in read_claim({"tags": claim_tags("i-1", "o-1")})
 
 
+def test_the_claim_left_by_a_run_killed_between_the_record_and_the_claims_delete_goes_with_the_run_that_resumes_it():
+    """The crash sweep's instantiate killed after its record's first write, before its claim's delete: the retry (or
+    rollback) ended with the claim, a stack of its own, left for good."""
+    stacks = FakeStacks()
+    left = other_claim(stacks, instance_id="i-1", run="o-1")
+    other_claim(stacks, instance_id="i-2", run="o-2")
+    HeatRecordStore(stacks).release_left_claim(INSTANCE)
+    assert [write[1]["id"] for write in stacks.writes if write[0] == "delete"] == [left["id"]]
+
+
 def test_of_two_claims_heat_let_in_together_the_higher_stack_id_withdraws_at_once():
     stacks = FakeStacks()
     stacks.racing = True
