@@ -296,7 +296,9 @@ class HeatSweep:
         return result
 
     def note_created(self, name):
-        self.created.extend(stack for stack in stacks_of_instance(self.conn, name) if stack not in self.created)
+        """The instance's stacks, and a claim of its name a failed case left, go to ``created`` (deleted at the end)."""
+        left = stacks_of_instance(self.conn, name) + ([name_tag(name)] if self.claims(name) else [])
+        self.created.extend(stack for stack in left if stack not in self.created)
 
     def after(self, operation):
         """The state a whole run of ``operation`` ends in: a heal leaves an instance as it found it (ids aside), an
