@@ -12,7 +12,6 @@ Always starts a private lab of its own (in a temporary directory) and stops it a
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
@@ -24,17 +23,12 @@ from cnf_instantiate import lab_binaries, private_lab  # noqa: E402
 from labk8s.cluster import Lab  # noqa: E402
 from labk8s.kubeapi import Api  # noqa: E402
 
-from crash_sweep_run import print_table, sweep_cases, task_runner  # noqa: E402
+from crash_sweep_run import print_table, sweep_arguments, sweep_cases, task_runner  # noqa: E402
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.crash_sweep import OPERATIONS, ROLLBACK, Sweep, new_namespace_maker, packages  # noqa: E402
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--operations", nargs="*", default=list(OPERATIONS), choices=OPERATIONS)
-    parser.add_argument("--ks", nargs="*", type=int, help="only these k (default: 1..N-1)")
-    parser.add_argument("--branches", nargs="*", default=["retry", "rollback"], choices=["retry", "rollback"])
-    parser.add_argument("--json", help="also write the cases to this file")
-    args = parser.parse_args()
+    args = sweep_arguments(__doc__.split("\n")[0], OPERATIONS)
     bin_dir = lab_binaries(kubectl=False)
     fixtures = os.environ.get("NFV_FIXTURES_DIR") or str(Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "tacker")
     with tempfile.TemporaryDirectory(prefix="crash-sweep-") as work:

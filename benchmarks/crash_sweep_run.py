@@ -2,6 +2,7 @@
 operation x k x branch, and the table they print. Needs the staged collection importable (ANSIBLE_COLLECTIONS_PATH)."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -16,6 +17,16 @@ for _path in os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep):
         sys.path.append(_path)
 
 from ansible_collections.nfv.vnflcm.tests.integration.conftest import CALLBACK_PLUGINS, TASK_NAME, RunningTask  # noqa: E402
+
+
+def sweep_arguments(description, operations):
+    """The command line both sweeps take: ``--operations``, ``--ks``, ``--branches``, ``--json``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--operations", nargs="*", default=list(operations), choices=operations)
+    parser.add_argument("--ks", nargs="*", type=int, help="only these k (default: 1..N-1)")
+    parser.add_argument("--branches", nargs="*", default=["retry", "rollback"], choices=["retry", "rollback"])
+    parser.add_argument("--json", help="also write the cases to this file")
+    return parser.parse_args()
 
 
 def task_runner(folder: Path):

@@ -12,7 +12,6 @@ Run: make stage, then with ANSIBLE_COLLECTIONS_PATH set to the staged collection
 """
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import sys
@@ -24,7 +23,7 @@ from openstack import config as os_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from crash_sweep_run import print_table, sweep_cases, task_runner  # noqa: E402
+from crash_sweep_run import print_table, sweep_arguments, sweep_cases, task_runner  # noqa: E402
 from heat_instantiate import CLOUD, FIXTURES, lab_state  # noqa: E402
 
 # Images of both packages (the lab's Nova is the fake driver: 1 KiB of zeros will do).
@@ -36,12 +35,7 @@ def main():
     from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_crash_sweep import OPERATIONS, ROLLBACK, HeatSweep
     from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import NEW, OLD, repackaged
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--operations", nargs="*", default=list(OPERATIONS), choices=OPERATIONS)
-    parser.add_argument("--ks", nargs="*", type=int, help="only these k (default: 1..N-1)")
-    parser.add_argument("--branches", nargs="*", default=["retry", "rollback"], choices=["retry", "rollback"])
-    parser.add_argument("--json", help="also write the cases to this file")
-    args = parser.parse_args()
+    args = sweep_arguments(__doc__.split("\n")[0], OPERATIONS)
     os.environ["OS_CLIENT_CONFIG_FILE"] = str(state / "clouds.yaml")
     conn = openstack.connection.Connection(config=os_config.OpenStackConfig(config_files=[str(state / "clouds.yaml")]).get_one(CLOUD))
     for name in IMAGES:
