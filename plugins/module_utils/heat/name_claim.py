@@ -11,17 +11,24 @@ that saw none beside it may have gone on meanwhile: it holds its claim until its
 that stays looks for such a record after its claim (heat/store.py). Of two runs one goes on, never both. A claim lives
 only while its instance is being created (or renamed): from the record's first write the record itself, found by name,
 holds the name, and the claim is deleted. A claim whose run died first is taken over once it is older than the time an
-instantiate gets to write its record.
+instantiate gets to write its record, or at once when its runner, named by its tags, was a process of this machine
+that has exited (as on Kubernetes: a re-run of an instantiate killed before its record need not wait).
 """
 
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import may_take_over, name_held
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 
 CLAIM_TAG = "vnflcm-claim"
 RUN_TAG = "vnflcm-run-"
 INSTANCE_TAG = "vnflcm-instance-"
+# The runner's identity (common/runner.py), a tag a field: Heat keeps tags of up to 80 characters without commas, and a
+# stack list shows tags, not the template's description.
+RUNNER_TAGS = (("host", "vnflcm-runner-host-"), ("bootId", "vnflcm-runner-boot-"), ("pidNamespace", "vnflcm-runner-pidns-"),
+               ("pid", "vnflcm-runner-pid-"), ("processStart", "vnflcm-runner-start-"))
+TAG_LIMIT = 80
 CLAIM_TEMPLATE = {"heat_template_version": "2015-04-30", "description": "nfv.vnflcm: the name of a VNF instance being created"}
 ATTEMPTS = 3
 # How long the claim that stays waits for those Heat let in beside it to go (one that went on holds its claim until
@@ -32,18 +39,43 @@ GRACE_SECONDS = 300
 WHERE = "the Heat stacks of this project"
 
 
-def claim_tags(instance_id, op_occ_id):
-    return [CLAIM_TAG, RUN_TAG + (op_occ_id or "unknown"), INSTANCE_TAG + instance_id]
+def runner_tags(runner):
+    """The tags that name ``runner`` (common/runner.py), [] when there is none or it does not fit in tags (then only
+    the age of what it made counts)."""
+    if not runner or any(runner.get(key) is None for key, _prefix in RUNNER_TAGS):
+        return []
+    tags = [prefix + str(runner[key]) for key, prefix in RUNNER_TAGS]
+    return tags if all(len(tag) <= TAG_LIMIT and "," not in tag for tag in tags) else []
+
+
+def read_runner(tags):
+    """The runner ``tags`` name, or None when they name none (all of it)."""
+    runner = {}
+    for tag in tags or ():
+        for key, prefix in RUNNER_TAGS:
+            if tag.startswith(prefix):
+                runner[key] = tag[len(prefix):]
+    if len(runner) != len(RUNNER_TAGS) or not runner["pid"].isdigit():
+        return None
+    return dict(runner, pid=int(runner["pid"]))
+
+
+def claim_tags(instance_id, op_occ_id, runner=None):
+    return [CLAIM_TAG, RUN_TAG + (op_occ_id or "unknown"), INSTANCE_TAG + instance_id] + runner_tags(runner)
 
 
 def read_claim(stack):
-    """``{"vnfInstanceId", "vnfLcmOpOccId", "claimedAt"}`` of a claim stack (as Heat lists it)."""
+    """``{"vnfInstanceId", "vnfLcmOpOccId", "claimedAt", "runner"}`` of a claim stack (as Heat lists it); ``runner`` only
+    when the claim names all of it."""
     held = {"claimedAt": stack.get("creation_time")}
     for tag in stack.get("tags") or ():
         if tag.startswith(RUN_TAG):
             held["vnfLcmOpOccId"] = tag[len(RUN_TAG):]
         elif tag.startswith(INSTANCE_TAG):
             held["vnfInstanceId"] = tag[len(INSTANCE_TAG):]
+    runner = read_runner(stack.get("tags"))
+    if runner:
+        held["runner"] = runner
     return held
 
 
@@ -69,7 +101,7 @@ class NameClaims:
 
     def claim(self, instance, op_occ_id, stack_name):
         """The claim stack made for ``instance`` (``{"stack_name", "id"}``); ConflictError when another run holds the name."""
-        tags = claim_tags(instance["id"], op_occ_id)
+        tags = claim_tags(instance["id"], op_occ_id, this_runner())
         for _attempt in range(ATTEMPTS):
             mine = self.stacks.create_unless_exists(stack_name, CLAIM_TEMPLATE, tags)
             if mine is None:

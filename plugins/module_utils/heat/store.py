@@ -19,7 +19,8 @@ Before the stack exists (the op occ of an instantiate is PROCESSING before the c
 kept in memory; the driver :meth:`attach`-es the stack as soon as Heat has accepted the create and
 writes the record into it at once, while the rest of the stack is still being created. A stack of
 ours without a record is what an instantiate leaves when its process dies in between:
-:meth:`find` lists such stacks in :attr:`orphans`, and the next instantiate of that name deletes them.
+:meth:`find` lists such stacks in :attr:`orphans` (once done, or old, or when their tags name a runner of this
+machine that has exited), and the next instantiate of that name deletes them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,16 @@ import json
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS, WHERE, NameClaims
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import (
+    GRACE_SECONDS,
+    WHERE,
+    NameClaims,
+    live_claims,
+    read_claim,
+    read_runner,
+    runner_tags,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import FAILED_TEMP, TERMINAL_STATES
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 
@@ -61,11 +71,13 @@ def name_tag(name):
     return "vnflcm-name-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
 
 
-def stack_tags(instance):
+def stack_tags(instance, runner=None):
+    """The tags of the instance's stack; with the ``runner`` that creates it: should it die before the record is in
+    the stack, a later run of this machine tells at once that the stack waits for nothing (:func:`is_orphan`)."""
     tags = [TAG]
     if instance.get("vnfInstanceName"):
         tags.append(name_tag(instance["vnfInstanceName"]))
-    return tags
+    return tags + runner_tags(runner)
 
 
 def with_record_resource(template):
@@ -222,6 +234,14 @@ class HeatRecordStore(RecordStore):
             except VimError:
                 pass
 
+    def release_left_claim(self, instance):
+        """The claim of the instance's name made by the run that created it, left when that run died between the
+        record's first write and the claim's delete: it goes (the record holds the name). For the run that resumes it."""
+        if instance.get("vnfInstanceName"):
+            for claim in live_claims(self.stacks, name_tag(instance["vnfInstanceName"])):
+                if read_claim(claim).get("vnfInstanceId") == instance["id"]:
+                    self.claims.release(claim)
+
     def attach(self, stack):
         """The stack exists now (Heat accepted its create): the next save writes the record into it."""
         self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
@@ -281,14 +301,15 @@ class HeatRecordStore(RecordStore):
 
 
 def is_orphan(stack, now):
-    """A stack of ours without a record: deleted or failed, done, or creating for longer than a record takes to come."""
+    """A stack of ours without a record: deleted or failed, done, or creating for longer than a record takes to come,
+    or made by a runner of this machine that has exited."""
     status = stack.get("stack_status") or ""
     if status.startswith("DELETE"):
         return False
     if status != "CREATE_IN_PROGRESS":
         return True
     created = stack.get("creation_time")
-    return bool(created) and (now - parse_heat_time(created)).total_seconds() > ORPHAN_AFTER_SECONDS
+    return bool(created) and (now - parse_heat_time(created)).total_seconds() > ORPHAN_AFTER_SECONDS or runner_is_gone(read_runner(stack.get("tags"))) is True
 
 
 def parse_heat_time(text):

@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import base64
 import os
-import signal
 import time
 import urllib.parse
 import uuid
-from dataclasses import dataclass, field
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
+from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import Case, differences, kill_when_held
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import WriteGate, module_process, record_write, rollback_write
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import WriteGate, record_write, rollback_write
 
 VNFD_IDS = {"v1": "5c0d0e1f-0000-4000-8000-00000000c5a1", "v2": "5c0d0e1f-0000-4000-8000-00000000c5a2",
             "v3": "5c0d0e1f-0000-4000-8000-00000000c5a3"}
@@ -70,20 +69,6 @@ ROLLBACK_DATA = "secrets/<record>-rollback"
 
 def packages(multi_ns, folder):
     return {version: build_package(multi_ns, os.path.join(str(folder), version), VNFD_IDS[version], FILES[version]) for version in FILES}
-
-
-@dataclass
-class Case:
-    """One operation x k x branch: ``passed``, or what failed (``problems``) and what the kill left (``left``)."""
-    operation: str
-    k: int
-    branch: str
-    passed: bool = False
-    skipped: bool = False
-    seconds: float = 0.0
-    problems: list = field(default_factory=list)
-    left: str = ""
-    held: tuple = ()
 
 
 def instance_of(kube, namespace):
@@ -151,11 +136,6 @@ def record_vs_live(kube, namespace):
         if replicas != item["scaleLevel"] + 1:
             problems.append("{0} at level {1} but {2} replicas".format(item["aspectId"], item["scaleLevel"], replicas))
     return problems
-
-
-def differences(actual, expected):
-    return ["{0}: {1!r}, expected {2!r}".format(key, actual.get(key), expected.get(key))
-            for key in sorted(set(actual) | set(expected)) if actual.get(key) != expected.get(key)]
 
 
 class Sweep:
@@ -253,19 +233,10 @@ class Sweep:
         module, args = MODULES[operation], self.operation_args(operation, namespace)
         with WriteGate(self.kube, namespace, self.folder, hold_after=k) as gate:
             task = self.run(module, args, background=True)
-            while not gate.held.wait(0.1):
-                if task.process.poll() is not None:
-                    break
-            if not gate.held.is_set():
-                task.wait()
+            if not kill_when_held(task, gate, module):
                 result.skipped, result.passed = True, True
                 result.seconds = time.monotonic() - started
                 return result
-            pid = module_process(task.process.pid, module)
-            assert pid, "no {0} module process".format(module)
-            os.kill(pid, signal.SIGKILL)
-            task.wait()
-            gate.release()
             result.held = tuple(gate.denied)
         instance, occs = instance_of(self.kube, namespace)
         result.left = "record: {0}; live: {1}".format(

@@ -26,7 +26,8 @@ from labk8s.kubeapi import Api
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_claim_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, record, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Webhook, module_process
+from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import module_process
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Webhook
 
 VNFD_ID = "5c0d0e1f-0000-4000-8000-00000000a111"
 FILES = {"config.yaml": [config_map("cm-vdu1", {"mode": "a"})],

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import ssl
 import subprocess
@@ -194,35 +193,3 @@ def record_write(writes):
 
 def rollback_write(writes):
     return first_write_of(writes, RECORD_NAME.pattern[:-1] + "-rollback$")
-
-
-def module_process(root_pid, module):
-    """The pid of the Python process running ``module`` (AnsiballZ_<module>.py) under ``root_pid`` (ansible-playbook), or None.
-
-    The shell that starts it names the file too: the process wanted is the one furthest down the tree."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/{0}/cmdline".format(entry), "rb") as handle:
-                if "AnsiballZ_{0}.py".format(module).encode() not in handle.read():
-                    continue
-        except OSError:
-            continue
-        chain = ancestors(int(entry))
-        if root_pid in chain:
-            found.append((len(chain), int(entry)))
-    return max(found)[1] if found else None
-
-
-def ancestors(pid):
-    chain = []
-    while pid > 1:
-        try:
-            with open("/proc/{0}/stat".format(pid)) as handle:
-                pid = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            break
-        chain.append(pid)
-    return chain

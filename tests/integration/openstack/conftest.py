@@ -62,6 +62,7 @@ XDIST_GROUPS = {
     'test_vnf_heat_faults.py': 'faults',
     'test_vnf_heat_tacker_requests.py': 'faults',
     'test_vnf_heat_tacker_max.py': 'tacker-max',  # about 1 min, one VNF of its own
+    'test_vnf_heat_crash_sweep.py': 'tacker-max',  # the sampled crash sweep beside it, the shortest group
     'test_vnf_heat_lifecycle.py': 'lifecycle',
     'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-runner]': 'lifecycle',
     'test_heat_nova_neutron.py': 'lifecycle',

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
@@ -136,7 +137,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         for orphan in orphans:
             vim.stacks.delete(orphan)
             vim.stacks.wait_deleted(orphan, waits.timeout)
-        stack = vim.stacks.create(name_of_stack, template, files, {"nfv": nfv}, stack_tags(instance), timeout_mins(waits))
+        stack = vim.stacks.create(name_of_stack, template, files, {"nfv": nfv}, stack_tags(instance, this_runner()), timeout_mins(waits))
         progress["stack"] = stack
         # The record goes into the stack at once: should this process die now, a later run finds both.
         store.attach(stack)
@@ -201,6 +202,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
         plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "lines": ["stack {0}: delete (rollback)".format(stack["stack_name"])]}
 
         def rollback(progress):
+            store.release_left_claim(instance)
             progress.release_record()
             vim.stacks.delete(stack)
             vim.stacks.wait_deleted(stack, waits.timeout)
@@ -215,6 +217,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
     vim.stacks.preview_update(stack, described["template"], vim.stacks.files(stack), {"nfv": described["nfv"]})
 
     def retry(progress):
+        store.release_left_claim(instance)
         update_stack(vim, stack, described["template"], described["nfv"], waits, progress)
         result = dict(instance, instantiationState=INSTANTIATED)
         result["instantiatedVnfInfo"] = {"flavourId": params.get("flavourId"), "vnfState": "STARTED",

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS, claim_tags, read_claim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import (
     RECORD_RESOURCE,
     RECORD_TYPE,
@@ -49,7 +53,9 @@ def test_record_waits_in_memory_until_the_stack_exists():
     # Only the name is claimed (heat/name_claim.py), with a stack of no resources.
     claim = store.claim
     assert stacks.writes == [("create", name_tag("my vnf/1"))] and version == 0
-    assert stacks.stacks[claim["id"]]["tags"] == ["vnflcm-claim", "vnflcm-run-o-1", "vnflcm-instance-i-1"]
+    assert stacks.stacks[claim["id"]]["tags"][:3] == ["vnflcm-claim", "vnflcm-run-o-1", "vnflcm-instance-i-1"]
+    # The runner too, a tag a field: a later run tells a killed one from a live one (below).
+    assert read_claim(stacks.stacks[claim["id"]])["runner"]["pid"] == os.getpid()
     store.attach(stacks.add(stack_name("i-1"), "s-1", stack_tags(INSTANCE)))
     # engine.run goes on with the version of the in-memory save: the first save into the stack is version 1; from
     # there the record holds the name, and the claim goes.
@@ -71,6 +77,20 @@ def test_a_stack_of_ours_without_a_record_is_an_orphan_once_it_no_longer_waits_f
     stacks.stacks["s-9"].update(stack_status="CREATE_IN_PROGRESS", creation_time="2026-11-22T04:58:00Z")
     assert store.find(name="my vnf/1") is None and store.orphans == []
     stacks.stacks["s-9"]["creation_time"] = "2026-11-22T04:50:00Z"
+    assert store.find(name="my vnf/1") is None and [item["id"] for item in store.orphans] == ["s-9"]
+
+
+def test_a_stack_still_creating_without_a_record_is_an_orphan_at_once_when_the_runner_its_tags_name_is_gone():
+    """The crash sweep's instantiate killed between its stack's create and its record: the re-run found the young stack
+    waiting for a record and left it, a second stack of the instance with its servers, for good."""
+    stacks = FakeStacks()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    stacks.add(stack_name("i-9"), "s-9", stack_tags(INSTANCE, dict(this_runner(), pid=child.pid)))
+    stacks.add(stack_name("i-8"), "s-8", stack_tags(INSTANCE, this_runner()))
+    for stack_id in ("s-8", "s-9"):
+        stacks.stacks[stack_id].update(stack_status="CREATE_IN_PROGRESS", creation_time=stacks.now().strftime("%Y-%m-%dT%H:%M:%SZ"))
+    store = HeatRecordStore(stacks)
     assert store.find(name="my vnf/1") is None and [item["id"] for item in store.orphans] == ["s-9"]
 
 
@@ -114,8 +134,8 @@ def test_the_stack_keeps_no_vim_password_wherever_a_request_copy_holds_one():
 # ---------------------------------------------------------------------------------------------
 # One name, one instance (heat/name_claim.py)
 
-def other_claim(stacks, instance_id="i-0", run="o-0", age_seconds=10):
-    claim = stacks.add(name_tag("my vnf/1"), "held-" + instance_id, ["vnflcm-claim", "vnflcm-run-" + run, "vnflcm-instance-" + instance_id])
+def other_claim(stacks, instance_id="i-0", run="o-0", age_seconds=10, runner=None):
+    claim = stacks.add(name_tag("my vnf/1"), "held-" + instance_id, claim_tags(instance_id, run, runner))
     created = stacks.now() - datetime.timedelta(seconds=age_seconds)
     stacks.stacks[claim["id"]]["creation_time"] = created.strftime("%Y-%m-%dT%H:%M:%SZ")
     return claim
@@ -138,6 +158,35 @@ def test_a_claim_older_than_the_grace_whose_run_wrote_no_record_is_taken_over():
     store.save(INSTANCE, [OCC], None)
     assert [write[1]["id"] for write in stacks.writes if write[0] == "delete"] == [stale["id"]] and store.claim is not None
     assert [stack["tags"][1] for stack in stacks.list(name=name_tag("my vnf/1"))] == ["vnflcm-run-o-1"]
+
+
+def test_the_claim_of_a_run_killed_before_its_record_is_taken_over_at_once_when_its_runner_is_gone_from_this_machine():
+    stacks = FakeStacks()
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    gone = other_claim(stacks, runner=dict(this_runner(), pid=child.pid))
+    store = HeatRecordStore(stacks)
+    store.save(INSTANCE, [OCC], None)
+    assert [write[1]["id"] for write in stacks.writes if write[0] == "delete"] == [gone["id"]] and store.claim is not None
+
+
+def test_the_fresh_claim_of_a_live_runner_is_refused_and_a_runner_too_long_for_tags_is_left_out():
+    stacks = FakeStacks()
+    other_claim(stacks, runner=this_runner())
+    with pytest.raises(ConflictError, match="is being created by run o-0"):
+        HeatRecordStore(stacks).save(INSTANCE, [OCC], None)
+    assert claim_tags("i-1", "o-1", dict(this_runner(), host="h" * 80)) == claim_tags("i-1", "o-1")
+    assert "runner" not in read_claim({"tags": claim_tags("i-1", "o-1")})
+
+
+def test_the_claim_left_by_a_run_killed_between_the_record_and_the_claims_delete_goes_with_the_run_that_resumes_it():
+    """The crash sweep's instantiate killed after its record's first write, before its claim's delete: the retry (or
+    rollback) ended with the claim, a stack of its own, left for good."""
+    stacks = FakeStacks()
+    left = other_claim(stacks, instance_id="i-1", run="o-1")
+    other_claim(stacks, instance_id="i-2", run="o-2")
+    HeatRecordStore(stacks).release_left_claim(INSTANCE)
+    assert [write[1]["id"] for write in stacks.writes if write[0] == "delete"] == [left["id"]]
 
 
 def test_of_two_claims_heat_let_in_together_the_higher_stack_id_withdraws_at_once():
