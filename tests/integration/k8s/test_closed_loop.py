@@ -25,9 +25,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import module_process
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import ADMIN_USER, WriteGate, module_process
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import ADMIN_USER, WriteGate
 
 
 def _alertmanager_lab():
