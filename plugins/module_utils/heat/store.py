@@ -276,7 +276,15 @@ class HeatRecordStore(RecordStore):
         if status.endswith("_FAILED"):
             raise ConflictError("save", "the record of stack {0}".format(self.stack["stack_name"]),
                                 "its resource {0} is {1}".format(RECORD_RESOURCE, status))
-        return status.endswith("_COMPLETE") and not status.startswith(("INIT", "DELETE"))
+        if status.endswith("_COMPLETE") and not status.startswith(("INIT", "DELETE")):
+            return True
+        # A create that failed before Heat made the record resource never will: say Heat's reason now, not a timeout.
+        current = self.stacks.get(self.stack)
+        if current["stack_status"].endswith("_FAILED"):
+            raise ConflictError("save", "the record of stack {0}".format(self.stack["stack_name"]),
+                                "the stack is {0} before its resource {1} was made: {2}".format(
+                                    current["stack_status"], RECORD_RESOURCE, current.get("stack_status_reason")))
+        return False
 
     def delete(self, instance, version):
         """The record goes with its stack: the driver deletes the stack; nothing else to remove."""
