@@ -48,18 +48,18 @@ def module_environment(extra=None):
     return env
 
 
-def run_playbook(playbook, variables, work, env=None):
-    """ansible-playbook -vvvv --check --diff: its whole output (stdout and stderr)."""
+def run_playbook(playbook, variables, work, env=None, check=True):
+    """ansible-playbook -vvvv --diff, in check mode unless ``check`` is false: its whole output (stdout and stderr)."""
     extravars = work / "cli-vars.json"
     extravars.write_text(json.dumps(variables))
-    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-" + "v" * VERBOSITY, "--check", "--diff",
-                           "-i", "localhost,", "-e", "@" + str(extravars), str(playbook)],
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-" + "v" * VERBOSITY, "--diff"]
+                          + (["--check"] if check else []) + ["-i", "localhost,", "-e", "@" + str(extravars), str(playbook)],
                           capture_output=True, text=True, env=module_environment(env), check=False, timeout=1800)
     extravars.unlink()
     return done.stdout + done.stderr
 
 
-def run_job(playbook, variables, work, envvars=None):
+def run_job(playbook, variables, work, envvars=None, check=True):
     """The same through ansible-runner, as AWX runs a job template (extra vars, environment from a credential):
     the artifacts directory (stdout, job_events/*.json, ...)."""
     import ansible_runner
@@ -70,7 +70,7 @@ def run_job(playbook, variables, work, envvars=None):
     (root / "env").mkdir()
     (root / "env" / "extravars").write_text(json.dumps(variables))
     (root / "env" / "envvars").write_text(json.dumps(dict(envvars or {}, ANSIBLE_COLLECTIONS_PATH=os.environ["ANSIBLE_COLLECTIONS_PATH"])))
-    (root / "env" / "cmdline").write_text("--check --diff")
+    (root / "env" / "cmdline").write_text("--check --diff" if check else "--diff")
     (root / "project").mkdir()
     (root / "project" / "secrets.yml").write_text(Path(playbook).read_text())
     saved = os.environ.copy()

@@ -13,6 +13,7 @@ the record (its op occs) and on the playbook's last line in the rulebook's outpu
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import module_
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import ADMIN_USER, WriteGate
+from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, report, run_job, task_results
 
 
 def _alertmanager_lab():
@@ -48,16 +50,17 @@ HEAL_WINDOW = 2
 class Loop:
     """Alertmanager -> nfv.vnflcm.alertmanager in the rulebook nfv.vnflcm.closed_loop -> the playbooks."""
 
-    def __init__(self, folder, kubeconfig):
+    def __init__(self, folder, kubeconfig, connection=None, options=()):
         self.folder = Path(folder)
         self.webhook_port = alertmanager_lab.free_port()
         webhook = f"http://127.0.0.1:{self.webhook_port}/alerts"
         self.webhook = webhook
         self.variables = {"closed_loop_webhook_port": self.webhook_port, "closed_loop_heal_window": HEAL_WINDOW,
-                          "closed_loop_connection": {"kubeconfig": str(kubeconfig), "wait_timeout": 120},
+                          "closed_loop_connection": connection or {"kubeconfig": str(kubeconfig), "wait_timeout": 120},
                           "closed_loop_busy_timeout": 60}
         self.alertmanager = alertmanager_lab.Alertmanager(self.folder / "alertmanager", webhook)
-        self.rulebook = alertmanager_lab.Rulebook(self.folder / "rulebook", "nfv.vnflcm.closed_loop", self.variables, health_url=webhook + "/health")
+        self.rulebook = alertmanager_lab.Rulebook(self.folder / "rulebook", "nfv.vnflcm.closed_loop", self.variables,
+                                                  health_url=webhook + "/health", options=options)
 
     def start(self):
         self.alertmanager.start()
@@ -323,3 +326,41 @@ def test_a_rulebook_killed_mid_heal_is_taken_over_by_the_next_events_heal(loop, 
     assert "nothing done" in line and "healed since the alert" in line, line
     after = pod_uids(kube, k8s_namespace)
     assert len(after) == 1 and after != before
+
+
+def test_no_credential_of_the_loop_is_printed(k8s_lab, k8s_tenant, cnf, kube, k8s_namespace, tmp_path):
+    """The loop's connection is a ServiceAccount token (host + api_key), given as the rulebook's variable: not in
+    ansible-rulebook's output at -vv (its playbooks' output included), nor in an AWX-style job of nfv.vnflcm.auto_heal
+    at -vvvv (ansible-runner's stdout and job events) with the connection as a JSON string, the form an extra var
+    typed in a survey takes. Both heal for real, with the token's rights only (a Role in the namespace)."""
+    instance = cnf()
+    admin = yaml.safe_load(k8s_lab.kubeconfig.read_text())
+    ca_file = tmp_path / "ca.crt"
+    ca_file.write_bytes(base64.b64decode(admin["clusters"][0]["cluster"]["certificate-authority-data"]))
+    connection = {"host": admin["clusters"][0]["cluster"]["server"], "api_key": k8s_tenant.token, "ca_cert": str(ca_file), "wait_timeout": 120}
+    secret = {"tenant token": k8s_tenant.token}
+
+    token_loop = Loop(tmp_path / "loop", k8s_lab.kubeconfig, connection=connection, options=["-vv"]).start()
+    try:
+        loop_uids = pod_uids(kube, k8s_namespace)
+        token_loop.fire(heal_labels(instance, k8s_namespace, vnfc_of(instance)))
+        line = token_loop.rulebook.wait_line(done_line("auto_heal", instance), 0)
+        output = token_loop.rulebook.output()
+    finally:
+        token_loop.stop()
+    assert "COMPLETED" in line, line
+    assert pod_uids(kube, k8s_namespace) != loop_uids
+    found = leaks(secret, output=output)
+    assert not found, report(found)
+
+    playbook = tmp_path / "auto_heal.yml"
+    playbook.write_text(yaml.safe_dump([{"name": "Auto-heal", "ansible.builtin.import_playbook": "nfv.vnflcm.auto_heal"}]))
+    job_uids = pod_uids(kube, k8s_namespace)
+    artifacts = run_job(playbook, {"closed_loop_connection": json.dumps(connection), "closed_loop_namespace": k8s_namespace,
+                                   "closed_loop_vnf_instance_id": instance["id"], "closed_loop_vnfc_info_ids": [vnfc_of(instance)]},
+                        tmp_path / "job", check=False)
+    found = leaks(secret, artifacts=artifacts)
+    assert not found, report(found)
+    healed = task_results(artifacts).get("Heal the VNFCs still to heal") or []
+    assert healed and not healed[-1]["failed"] and healed[-1]["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", healed
+    assert pod_uids(kube, k8s_namespace) != job_uids

@@ -210,10 +210,11 @@ def java_home() -> str:
 class Rulebook:
     """ansible-rulebook running one of the collection's rulebooks (``nfv.vnflcm.<name>``) with ``variables``, in a session
     of its own, its output in ``folder``/rulebook.log. The venv of ``python`` (default: this one) has ansible-rulebook,
-    ansible-galaxy (which it looks collections up with) and ansible-playbook; the modules run with that Python."""
+    ansible-galaxy (which it looks collections up with) and ansible-playbook; the modules run with that Python.
+    ``options``: more of ansible-rulebook's command line (``["-vv"]``)."""
 
-    def __init__(self, folder, rulebook, variables, health_url=None, python=None):
-        self.folder, self.rulebook, self.health_url = Path(folder), rulebook, health_url
+    def __init__(self, folder, rulebook, variables, health_url=None, python=None, options=()):
+        self.folder, self.rulebook, self.health_url, self.options = Path(folder), rulebook, health_url, list(options)
         self.python = python or sys.executable
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "inventory.yml").write_text(yaml.safe_dump({"all": {"hosts": {"localhost": {
@@ -229,8 +230,8 @@ class Rulebook:
         env = dict(os.environ, JAVA_HOME=java_home(), PATH=os.pathsep.join([str(bin_dir), os.environ.get("PATH", "")]),
                    ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false", ANSIBLE_NOCOLOR="1")
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen([str(bin_dir / "ansible-rulebook"), "-r", self.rulebook, "-i", "inventory.yml", "--vars", "vars.yml"],
-                                            cwd=self.folder, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            command = [str(bin_dir / "ansible-rulebook"), "-r", self.rulebook, "-i", "inventory.yml", "--vars", "vars.yml"] + self.options
+            self.process = subprocess.Popen(command, cwd=self.folder, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                             start_new_session=True)
         deadline = time.monotonic() + timeout
         while self.health_url and not _answers(self.health_url):
