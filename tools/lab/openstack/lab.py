@@ -616,7 +616,7 @@ class Lab:
             f'loopback_users = none\nlisteners.tcp.default = {HOST}:{self.ports["rabbitmq"]}\n')
         (rb / 'enabled_plugins').write_text('[].\n')
         self.rabbit_env = dict(
-            erl_env, HOME=str(rb / 'home'), RABBITMQ_NODENAME=f'rabbit@localhost',
+            erl_env, HOME=str(rb / 'home'), RABBITMQ_NODENAME='rabbit@localhost',
             RABBITMQ_NODE_IP_ADDRESS=HOST, RABBITMQ_NODE_PORT=str(self.ports['rabbitmq']),
             RABBITMQ_DIST_PORT=str(self.ports['rabbit_dist']),
             RABBITMQ_MNESIA_BASE=str(rb / 'mnesia'), RABBITMQ_LOG_BASE=str(self.logs),
