@@ -32,7 +32,9 @@ description:
     C(vnfdId): O(package)); C(rollback) of
     INSTANTIATE deletes the stack, of SCALE and SCALE_TO_LEVEL restores the previous VNFC count."
   - "OpenStack, CHANGE_VNFPKG (M(nfv.vnflcm.vnf_change_pkg)): the record keeps the stack from before the
-    change and the change itself, so neither needs the package. C(retry) goes on VNFC by VNFC from the stack
+    change and the change itself, so neither needs the package (but for a change stopped before it recorded that, and
+    so before it wrote to the stack: its C(rollback) only ends the op occ, its C(retry) plans it again from the request
+    the op occ recorded and O(package)). C(retry) goes on VNFC by VNFC from the stack
     as it is (running the coordination hook of a VNFC whose update went through but whose hook failed);
     C(rollback) walks the changed VNFCs back one at a time (the C(lcm-operation-coordinate-old-vnf) hook after
     each, with C(rollback=true); none with O(skip_coordination=true)) to the previous template, nested files and
@@ -85,7 +87,8 @@ options:
         MODIFY_INFO that changed C(vnfdId) (a rollback of INSTANTIATE uses the objects its record lists), and to
         retry a CHANGE_VNFPKG that stopped before its first write.
       - On OpenStack, needed only to retry a MODIFY_INFO that changed C(vnfdId) (the new VNFD's package, checked
-        again against what is deployed, as M(nfv.vnflcm.vnf_modify) checks it); the other operations ignore it.
+        again against what is deployed, as M(nfv.vnflcm.vnf_modify) checks it), and a CHANGE_VNFPKG that stopped before
+        it wrote to the stack (the new package); the other operations ignore it.
     type: path
   delete_removed:
     description:

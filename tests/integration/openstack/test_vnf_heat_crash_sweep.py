@@ -21,6 +21,7 @@ pytestmark = pytest.mark.tier2
 #   scale, change_ext_conn: record PROCESSING, update, record COMPLETED
 #   heal: record PROCESSING, mark the VNFC's server unhealthy, update, record COMPLETED
 #   instantiate: claim the name, create the stack, record PROCESSING, unclaim, record COMPLETED
+#   change_pkg (2 VNFCs): record PROCESSING, the change's data, then per VNFC an update and its record, ...
 CASES = [
     ("scale", 2, "rollback", "record"),            # the stack updated, its end not recorded
     ("heal", 2, "retry", "update"),                # between the mark and the update that replaces the server
@@ -35,6 +36,11 @@ CASES = [
     # Killed between its record's first write and the claim's delete: the retry completed, the claim stayed for good;
     # the run that resumes an instantiate deletes it now.
     ("instantiate", 3, "retry", "unclaim"),
+    # A change of package killed between its op occ and the change's data, its first two record writes: its retry and
+    # rollback refused ("the record keeps no data of this change"), leaving only fail. Now the rollback ends the op occ
+    # (the stack was not written) and the retry plans the change again from its request and the package.
+    ("change_pkg", 1, "rollback", "record"),
+    ("change_pkg", 1, "retry", "record"),
 ]
 
 

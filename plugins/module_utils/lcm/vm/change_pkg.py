@@ -441,15 +441,32 @@ def vnfc_details(vim, stack, name):
 # ---------------------------------------------------------------------------------------------
 # Retry / rollback of a FAILED_TEMP change
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=False):
+def plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=False, package=None):
+    """Retry goes on from the stack as it is, rollback walks it back: both from the change the record keeps. ``package``:
+    the new package, for the retry of a change stopped before it recorded that (then it wrote nothing to the stack)."""
     instance = found[0]
     change = private_state(instance).get(CHANGE)
     if not change:
-        raise ConflictError(event, "CHANGE_VNFPKG operation occurrence {0}".format(failed_op_occ["id"]),
-                            "the record keeps no data of this change (it failed before its first stack update); fail it")
+        return plan_unwritten_resume(vim, store, found, failed_op_occ, event, waits, package)
     if event == "retry":
         return change_operation(vim, store, found, failed_op_occ.get("operationParams") or {}, change["job"], waits, previous=change["previous"])
     return rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coordination)
+
+
+def plan_unwritten_resume(vim, store, found, failed_op_occ, event, waits, package):
+    """A change stopped between its op occ and the change's data, its first two record writes (a kill, a lost
+    connection): nothing was written to the stack. Rollback has nothing to undo but the op occ; retry plans the change
+    again from the request the op occ recorded and ``package``, which it needs."""
+    instance, op_occs, version = found
+    request = failed_op_occ.get("operationParams") or {}
+    if event == "retry":
+        if package is None:
+            raise ValidationError("vnf_lcm_op_occ", "package", "CHANGE_VNFPKG operation occurrence {0} stopped before it wrote to the stack, "
+                                  "so its retry plans it again: give the new package (or roll it back: nothing to undo)".format(failed_op_occ["id"]))
+        return plan_change_pkg(vim, store, found, package, request, waits)
+    plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "rollback": True,
+            "lines": ["nothing to roll back: the change stopped before it wrote to the stack; only the op occ changes"]}
+    return Operation(occ.CHANGE_VNFPKG, request, instance, plan, store, op_occs, version, changed=False)
 
 
 def rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coordination=False):

@@ -5,7 +5,7 @@
 lcm/vm/<operation>.py).
 
 The record has what each resumer plans from; a package is used only to retry a MODIFY_INFO that changed vnfdId (the new
-VNFD's identity is read from it, as vnf_modify read it).
+VNFD's identity is read from it, as vnf_modify read it) and a CHANGE_VNFPKG that stopped before it wrote to the stack.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg
 
 def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
-    the retry of a MODIFY_INFO that changed vnfdId: its new VNFD comes from option package."""
+    the retry of a MODIFY_INFO that changed vnfdId, or of a CHANGE_VNFPKG that wrote nothing: the new package, option package."""
     vim, store, found = runner.locate(params)
     event = params["action"]
 
@@ -30,7 +30,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
         # Read only by the one resumer that uses it (planning is its only use, so it is closed before the operation runs).
         from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
 
-        path = params.get("package") if event == "retry" and failed.get("operation") == occ.MODIFY_INFO else None
+        path = params.get("package") if event == "retry" and failed.get("operation") in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG) else None
         with optional_package(path) as package:
             return plan_resume(vim, store, record, failed, event, waits_of(params), skip_coordination=params.get("skip_coordination"), package=package)
 
@@ -43,7 +43,8 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
     its resumer here. ``skip_coordination``: a rollback of CHANGE_VNFPKG without its old-VNF coordination hook.
-    ``package`` (a VnfPackage or None): the new VNFD of a MODIFY_INFO that changed vnfdId; the other resumers need none.
+    ``package`` (a VnfPackage or None): the new VNFD of a MODIFY_INFO that changed vnfdId, the new package of a CHANGE_VNFPKG
+    that wrote nothing; the other resumers need none.
     """
     occ.require_resumable(failed_op_occ, event)
     if skip_coordination:
@@ -51,6 +52,6 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
             reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])
             raise ValidationError("vnf_lcm_op_occ", change_pkg.SKIP_COORDINATION, reason)
         return change_pkg.plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=True)
-    if failed_op_occ["operation"] == occ.MODIFY_INFO:
-        return modify.plan_resume(vim, store, found, failed_op_occ, event, waits, package=package)
+    if failed_op_occ["operation"] in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG):
+        return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits, package=package)
     return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)

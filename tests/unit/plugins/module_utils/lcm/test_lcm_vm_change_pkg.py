@@ -243,3 +243,34 @@ def test_a_failing_hook_says_how_to_roll_back_without_the_hooks(monkeypatch):
         vm_change_pkg.coordinate(Vim(RESOURCES), STACK, "VDU1-0", SCRIPT, vdu_param, "i-1", 60, False)
     assert "exit code 1: cannot reach; the op occ is FAILED_TEMP: retry it, or roll it back" in error.value.msg
     assert "add skip_coordination: true to roll back without running the coordination hooks" in error.value.msg
+
+
+def unwritten_change():
+    """A change stopped between its op occ and the change's data (its first two record writes): no ``change`` kept."""
+    record = instance(copy.deepcopy(PRIVATE_STATE))
+    record["instantiatedVnfInfo"]["metadata"].update(stack_id="stack-1", stack_name="vnf-i-1")
+    failed = {"id": "o", "operation": "CHANGE_VNFPKG", "operationState": "FAILED_TEMP", "operationParams": {"vnfdId": "new"}}
+    return record, failed
+
+
+def test_a_change_that_wrote_nothing_rolls_back_with_no_write():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
+
+    record, failed = unwritten_change()
+    operation = resume.plan_resume(None, None, (record, [failed], 1), failed, "rollback", None)
+    assert operation.changed is False and operation.execute is None
+    assert operation.plan["lines"] == ["nothing to roll back: the change stopped before it wrote to the stack; only the op occ changes"]
+
+
+def test_a_change_that_wrote_nothing_is_retried_from_its_request_and_the_package(monkeypatch):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
+
+    record, failed = unwritten_change()
+    with pytest.raises(ValidationError) as error:
+        resume.plan_resume(None, None, (record, [failed], 1), failed, "retry", None)
+    assert error.value.field == "package" and "stopped before it wrote to the stack" in error.value.msg
+    planned = []
+    monkeypatch.setattr(vm_change_pkg, "plan_change_pkg", lambda vim, store, found, package, request, waits: planned.append((package, request)) or "op")
+    assert resume.plan_resume(None, None, (record, [failed], 1), failed, "retry", None, package="the package") == "op"
+    assert planned == [("the package", {"vnfdId": "new"})]

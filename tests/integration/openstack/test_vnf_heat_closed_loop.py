@@ -1,0 +1,81 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The closed loop on the OpenStack lab, real parts only: ansible-rulebook running the collection's rulebook
+nfv.vnflcm.auto_heal_watcher, whose source nfv.vnflcm.vnfc_watcher polls the VNF stacks' records and the project's
+servers (Tacker's server-notification path, without a notifier), and whose rule runs the playbook nfv.vnflcm.auto_heal
+on a VM-based VNF. A server is put in ERROR as a failed compute host leaves it (Nova's reset-state)."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, info_of, instantiate, record_of
+
+
+def _alertmanager_lab():
+    for parent in Path(__file__).resolve().parents:
+        if (parent / "tools" / "lab" / "alertmanager" / "alertmanager_lab.py").is_file():
+            return parent / "tools" / "lab" / "alertmanager"
+    raise RuntimeError("tools/lab/alertmanager not found above this file")
+
+
+sys.path.insert(0, str(_alertmanager_lab()))
+import alertmanager_lab  # noqa: E402
+
+pytestmark = pytest.mark.tier2
+HEAL_WINDOW = 2
+POLL_INTERVAL = 2
+
+
+def vm_vnf(ansible_task, package, created, heal):
+    request = dict(REQUEST, vnfConfigurableProperties={"isAutohealEnabled": heal})
+    done = instantiate(ansible_task, package, "closed-loop-" + uuid.uuid4().hex[:6], request)
+    assert not done.get("failed"), done.get("msg")
+    created.append(info_of(done)["metadata"]["stack_name"])
+    return done["vnf_instance"]
+
+
+def vdu1(instance):
+    """(vnfcInfo id, server id) of the instance's VDU1 VNFC."""
+    info = instance["instantiatedVnfInfo"]
+    vnfc = [item for item in info["vnfcInfo"] if item["vduId"] == "VDU1"][0]
+    resource = [item for item in info["vnfcResourceInfo"] if item["id"] == vnfc["vnfcResourceInfoId"]][0]
+    return vnfc["id"], resource["computeResource"]["resourceId"]
+
+
+def test_a_server_in_error_is_healed_and_a_vnf_without_auto_heal_is_left_alone(lab, admin_conn, ansible_task, package, created, tmp_path):
+    healed, left_alone = vm_vnf(ansible_task, package, created, True), vm_vnf(ansible_task, package, created, False)
+    vnfc, server = vdu1(healed)
+    other_server = vdu1(left_alone)[1]
+    watcher = alertmanager_lab.Rulebook(tmp_path / "watcher", "nfv.vnflcm.auto_heal_watcher", {
+        "closed_loop_connection": {"cloud": CLOUD, "wait_timeout": 600}, "closed_loop_watch_interval": POLL_INTERVAL,
+        "closed_loop_heal_window": HEAL_WINDOW}).start()
+    try:
+        admin_conn.compute.reset_server_state(server, "error")
+        admin_conn.compute.reset_server_state(other_server, "error")
+        line = watcher.wait_line(r"auto_heal of VNF instance {0}: [^\"\r\n]*".format(healed["id"]), 0, timeout=300)
+        assert "COMPLETED" in line, line
+        # The VNF whose isAutohealEnabled is false: the playbook says why and does nothing.
+        other = watcher.wait_line(r"auto_heal of VNF instance {0}: [^\"\r\n]*".format(left_alone["id"]), 0, timeout=120)
+        assert "isAutohealEnabled" in other and "nothing done" in other, other
+    finally:
+        watcher.stop()
+
+    instance, op_occs = record_of(admin_conn, info_of({"vnf_instance": healed})["metadata"]["stack_name"])
+    heals = [item for item in op_occs if item["operation"] == "HEAL"]
+    assert [item["operationState"] for item in heals] == ["COMPLETED"], heals
+    assert heals[0]["operationParams"]["vnfcInstanceId"] == [vnfc]
+    assert heals[0]["operationParams"]["cause"].startswith("auto_heal (watcher)")
+    new_server = vdu1(instance)[1]
+    assert new_server != server
+    assert admin_conn.compute.get_server(new_server).status == "ACTIVE"
+    assert admin_conn.compute.find_server(server) is None
+    # Left alone: no op occ, its server still in ERROR.
+    _, other_op_occs = record_of(admin_conn, info_of({"vnf_instance": left_alone})["metadata"]["stack_name"])
+    assert [item["operation"] for item in other_op_occs] == ["INSTANTIATE"]
+    assert admin_conn.compute.get_server(other_server).status == "ERROR"
