@@ -2,20 +2,27 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Heal VNFCs of a VM-based VNF: their servers (with additionalParams.all their volumes too) marked unhealthy, then one stack update
-that re-creates them; a HEAL left FAILED_TEMP can be retried only."""
+that re-creates them; a HEAL left FAILED_TEMP can be retried only.
+
+Heat replaces a server by detaching its ports, creating the new server on them, then deleting the old one. Nova refuses
+to detach the ports of a server in ERROR (the state a failed compute host leaves, the one a heal is most often for), so
+such a server is deleted before the update: its ports are free when the new server is created.
+"""
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, refreshed, refuse_scripts, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
+IN_ERROR = "ERROR"
 
 
 def run_heal(params, check_mode=False, diff_mode=False):
@@ -51,6 +58,9 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
                       for item in plan["replace"] for volume in item["volumes"]]
     server_ids = {item["computeResource"]["resourceId"] for item in targets}
     volume_ids = {volume["volume"] for item in plan["replace"] for volume in item["volumes"]}
+    in_error = [item for item in plan["replace"] if server_status(vim.conn.compute, item["server"]) == IN_ERROR]
+    plan["lines"] += ["{0}: server {1} is in ERROR, where Nova does not detach its ports: deleted before the stack update".format(
+        item["resource"], item["server"]) for item in in_error]
 
     def execute(progress):
         marked = progress.setdefault("marked_unhealthy", [])
@@ -59,6 +69,7 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
         for resource in heal_targets(vim.stacks.resources(stack), server_ids, volume_ids):
             vim.stacks.mark_unhealthy(resource, HEAL_REASON)
             marked.append(resource["physical_resource_id"])
+        delete_servers(vim, [item["server"] for item in in_error], waits, progress)
         update_stack(vim, stack, None, None, waits, progress)
         result = refreshed(vim, instance, stack, private, instance["instantiatedVnfInfo"]["metadata"]["nfv"])
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
@@ -67,6 +78,18 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
         return result
 
     return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)
+
+
+def delete_servers(vim, server_ids, waits, progress):
+    """Delete the servers and wait until Nova has (their ports are free then)."""
+    compute = vim.conn.compute
+    deleted = progress.setdefault("deleted_first", [])
+    for server_id in server_ids:
+        with sdk_errors("delete", "server " + server_id):
+            compute.delete_server(server_id, ignore_missing=True)
+        deleted.append(server_id)
+    if server_ids:
+        waits.deadline().poll(lambda: all(server_status(compute, server_id) is None for server_id in server_ids), "servers in ERROR to be deleted")
 
 
 plan_resume = retry_only(plan_heal)

@@ -259,6 +259,13 @@ def refreshed(vim, instance, stack, private, nfv):
     return dict(instance, instantiatedVnfInfo=info)
 
 
+def server_status(compute, server_id):
+    """A server's Nova status, None once it is gone."""
+    with sdk_errors("read", "server " + server_id):
+        server = compute.find_server(server_id, ignore_missing=True)
+    return server.status if server is not None else None
+
+
 def stack_nfv(vim, stack):
     """The nfv parameter as Heat has it now."""
     nfv = ((vim.stacks.get(stack) or {}).get("parameters") or {}).get("nfv") or {}

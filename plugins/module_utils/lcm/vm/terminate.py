@@ -11,7 +11,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_e
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, server_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
@@ -76,15 +76,9 @@ def stop_servers(vim, server_ids, timeout, progress):
     progress["stopped"] = stopping
     end_wait = Waits(timeout=timeout, sleep=1).deadline()
     try:
-        end_wait.poll(lambda: all(_status(compute, server_id) in ("SHUTOFF", None) for server_id in stopping), "servers to stop")
+        end_wait.poll(lambda: all(server_status(compute, server_id) in ("SHUTOFF", None) for server_id in stopping), "servers to stop")
     except OperationTimeout:
         progress.setdefault("warnings", []).append("servers did not stop within {0}s; deleting them anyway".format(timeout))
-
-
-def _status(compute, server_id):
-    with sdk_errors("read", "server " + server_id):
-        server = compute.find_server(server_id, ignore_missing=True)
-    return server.status if server is not None else None
 
 
 plan_resume = retry_only(plan_terminate)

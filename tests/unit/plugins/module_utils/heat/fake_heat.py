@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""An in-memory stand-in for heat.stack.Stacks (unit tests only): stacks, record metadata and the writes made."""
+"""In-memory stand-ins for heat.stack.Stacks and the SDK connection's compute proxy (unit tests only): stacks, record metadata, servers and the writes made."""
 
 from __future__ import annotations
 
@@ -89,3 +89,24 @@ class FakeStacks:
         def write(*args, **kwargs):
             self.writes.append((name,) + args)
         return write
+
+
+class FakeCompute:
+    """Nova's servers as heal and terminate read them: ACTIVE unless ``statuses`` says otherwise; deleted ones are gone."""
+
+    def __init__(self, statuses=None):
+        self.statuses = dict(statuses or {})
+        self.deleted = []
+
+    def find_server(self, server_id, ignore_missing=True):
+        if server_id in self.deleted:
+            return None
+        return type("Server", (), {"id": server_id, "status": self.statuses.get(server_id, "ACTIVE")})()
+
+    def delete_server(self, server_id, ignore_missing=True):
+        self.deleted.append(server_id)
+
+
+class FakeConn:
+    def __init__(self, compute=None):
+        self.compute = compute or FakeCompute()

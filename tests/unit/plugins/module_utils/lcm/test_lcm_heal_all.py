@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, storage_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
-from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeCompute, FakeConn, FakeStacks
 
 SERVER, VOLUME = "OS::Nova::Server", "OS::Cinder::Volume"
 
@@ -62,7 +62,7 @@ def healing(monkeypatch):
     instance = record()
     version = store.save(instance, [], None)
     vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
-    vim.stacks, vim.conn, vim.vim_id = stacks, None, None
+    vim.stacks, vim.conn, vim.vim_id = stacks, FakeConn(), None
     # The stack update and the read-back are Heat's part: the new volume comes back with a new id.
     monkeypatch.setattr(vm_heal, "update_stack", lambda *args: None)
 
@@ -120,3 +120,14 @@ def test_storage_changes_lists_added_and_removed_volumes():
     before = record()["instantiatedVnfInfo"]["virtualStorageResourceInfo"]
     assert storage_changes(before, record()) == {"affectedVirtualStorages": []}
     assert storage_changes([], record())["affectedVirtualStorages"][0]["changeType"] == "ADDED"
+
+
+def test_a_server_in_error_is_deleted_before_the_update(healing):
+    """Nova does not detach the ports of a server in ERROR, which Heat's replacement needs: it is deleted first."""
+    vim, stacks, store, found = healing
+    vim.conn = FakeConn(FakeCompute({"srv-1": "ERROR"}))
+    operation = vm_heal.plan_heal(vim, store, found, {})
+    assert operation.plan["lines"][-1] == "VDU1-0: server srv-1 is in ERROR, where Nova does not detach its ports: deleted before the stack update"
+    assert engine.run(operation, check_mode=True)["changed"] and vim.conn.compute.deleted == []
+    engine.run(operation, False, False)
+    assert vim.conn.compute.deleted == ["srv-1"] and sorted(stacks.marked) == ["srv-1", "srv-2"]

@@ -21,7 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVA
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
 
-from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeConn, FakeStacks
 
 
 def test_scale_in_removes_the_newest_and_scale_out_takes_the_next_index():
@@ -54,7 +54,7 @@ def instantiated(fixtures_dir):
 
 
 def with_stacks(vim, stacks):
-    vim.stacks, vim.conn, vim.vim_id = stacks, None, None
+    vim.stacks, vim.conn, vim.vim_id = stacks, FakeConn(), None
     return vim
 
 
