@@ -4,7 +4,8 @@
 """The closed loop on the OpenStack lab, real parts only: ansible-rulebook running the collection's rulebook
 nfv.vnflcm.auto_heal_watcher, whose source nfv.vnflcm.vnfc_watcher polls the VNF stacks' records and the project's
 servers (Tacker's server-notification path, without a notifier), and whose rule runs the playbook nfv.vnflcm.auto_heal
-on a VM-based VNF. A server is put in ERROR as a failed compute host leaves it (Nova's reset-state)."""
+on a VM-based VNF. A server is put in ERROR as a failed compute host leaves it (Nova's reset-state). What the playbook
+decides (auto-heal disabled, healed already, the heal limit) is the same on both VIMs: the Kubernetes tests show it."""
 
 from __future__ import annotations
 
@@ -48,21 +49,16 @@ def vdu1(instance):
     return vnfc["id"], resource["computeResource"]["resourceId"]
 
 
-def test_a_server_in_error_is_healed_and_a_vnf_without_auto_heal_is_left_alone(lab, admin_conn, ansible_task, package, created, tmp_path):
-    healed, left_alone = vm_vnf(ansible_task, package, created, True), vm_vnf(ansible_task, package, created, False)
+def test_a_server_in_error_is_healed_by_the_watchers_rulebook(lab, admin_conn, ansible_task, package, created, tmp_path):
+    healed = vm_vnf(ansible_task, package, created, True)
     vnfc, server = vdu1(healed)
-    other_server = vdu1(left_alone)[1]
     watcher = alertmanager_lab.Rulebook(tmp_path / "watcher", "nfv.vnflcm.auto_heal_watcher", {
         "closed_loop_connection": {"cloud": CLOUD, "wait_timeout": 600}, "closed_loop_watch_interval": POLL_INTERVAL,
         "closed_loop_heal_window": HEAL_WINDOW}).start()
     try:
         admin_conn.compute.reset_server_state(server, "error")
-        admin_conn.compute.reset_server_state(other_server, "error")
         line = watcher.wait_line(r"auto_heal of VNF instance {0}: [^\"\r\n]*".format(healed["id"]), 0, timeout=300)
         assert "COMPLETED" in line, line
-        # The VNF whose isAutohealEnabled is false: the playbook says why and does nothing.
-        other = watcher.wait_line(r"auto_heal of VNF instance {0}: [^\"\r\n]*".format(left_alone["id"]), 0, timeout=120)
-        assert "isAutohealEnabled" in other and "nothing done" in other, other
     finally:
         watcher.stop()
 
@@ -71,11 +67,7 @@ def test_a_server_in_error_is_healed_and_a_vnf_without_auto_heal_is_left_alone(l
     assert [item["operationState"] for item in heals] == ["COMPLETED"], heals
     assert heals[0]["operationParams"]["vnfcInstanceId"] == [vnfc]
     assert heals[0]["operationParams"]["cause"].startswith("auto_heal (watcher)")
+    # Nova does not detach the ports of a server in ERROR: the heal deleted it before Heat made the new one on its ports.
     new_server = vdu1(instance)[1]
-    assert new_server != server
-    assert admin_conn.compute.get_server(new_server).status == "ACTIVE"
+    assert new_server != server and admin_conn.compute.get_server(new_server).status == "ACTIVE"
     assert admin_conn.compute.find_server(server) is None
-    # Left alone: no op occ, its server still in ERROR.
-    _, other_op_occs = record_of(admin_conn, info_of({"vnf_instance": left_alone})["metadata"]["stack_name"])
-    assert [item["operation"] for item in other_op_occs] == ["INSTANTIATE"]
-    assert admin_conn.compute.get_server(other_server).status == "ERROR"
