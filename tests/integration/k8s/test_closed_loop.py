@@ -17,12 +17,12 @@ import base64
 import json
 import os
 import signal
-import sys
 import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
 
+import alertmanager_lab  # tools/lab/alertmanager, on the path by tests/integration/conftest.py
 import pytest
 import yaml
 
@@ -31,17 +31,6 @@ from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import record
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import ADMIN_USER, WriteGate
 from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, report, run_job, task_results
-
-
-def _alertmanager_lab():
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "tools" / "lab" / "alertmanager" / "alertmanager_lab.py").is_file():
-            return parent / "tools" / "lab" / "alertmanager"
-    raise RuntimeError("tools/lab/alertmanager not found above this file")
-
-
-sys.path.insert(0, str(_alertmanager_lab()))
-import alertmanager_lab  # noqa: E402
 
 DEF_FILE = "Files/kubernetes/deployment_no_namespace.yaml"   # Deployment vdu2: VDU2, aspect vdu2_aspect (max level 2)
 HEAL_WINDOW = 2

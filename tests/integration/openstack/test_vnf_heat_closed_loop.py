@@ -9,24 +9,12 @@ decides (auto-heal disabled, healed already, the heal limit) is the same on both
 
 from __future__ import annotations
 
-import sys
 import uuid
-from pathlib import Path
 
+import alertmanager_lab  # tools/lab/alertmanager, on the path by tests/integration/conftest.py
 import pytest
 
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, info_of, instantiate, record_of
-
-
-def _alertmanager_lab():
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "tools" / "lab" / "alertmanager" / "alertmanager_lab.py").is_file():
-            return parent / "tools" / "lab" / "alertmanager"
-    raise RuntimeError("tools/lab/alertmanager not found above this file")
-
-
-sys.path.insert(0, str(_alertmanager_lab()))
-import alertmanager_lab  # noqa: E402
 
 pytestmark = pytest.mark.tier2
 HEAL_WINDOW = 2
