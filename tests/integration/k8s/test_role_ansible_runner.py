@@ -75,6 +75,10 @@ def test_an_interrupted_playbook_is_retried_to_completion_by_the_op_occ_playbook
     record, instantiate = job(ns, package)
     run, occ = cancelled_instantiate(driver, kube, ns, instantiate)
     assert run.status != "successful"
+    # The module runs in a session of its own: ansible-playbook may end before the module has recorded the interrupt
+    # (a loaded machine), so its end is waited for before the record is read.
+    pid = (head(kube, ns).get("lease") or {}).get("pid")
+    wait_for(lambda: not pid or not os.path.exists("/proc/{0}".format(pid)), "the interrupted module process to end", timeout=30, sleep=0.2)
     stopped = head(kube, ns)
     assert (stopped["id"], stopped["operationState"]) == (occ["id"], "FAILED_TEMP"), stopped
     # ansible-playbook passes the interrupt on to its workers (as SIGINT, or SIGTERM when it stops them).
