@@ -51,8 +51,9 @@ def _alertmanager_lab_dir():
 
 
 # The closed loop's tests of both VIMs import alertmanager_lab.
-if _alertmanager_lab_dir() and _alertmanager_lab_dir() not in sys.path:
-    sys.path.insert(0, _alertmanager_lab_dir())
+ALERTMANAGER_LAB_DIR = _alertmanager_lab_dir()
+if ALERTMANAGER_LAB_DIR and ALERTMANAGER_LAB_DIR not in sys.path:
+    sys.path.insert(0, ALERTMANAGER_LAB_DIR)
 
 
 class RunningTask:
