@@ -85,6 +85,9 @@ class HeatSweep:
         # heal left; shared when ``share`` is set.
         self.reusable = []
         self.share = False
+        # ``prepare(operation, name)``: what to do to the instance once its state before is taken, before the run (a
+        # fault the operation meets, e.g. a server put in ERROR before a heal).
+        self.prepare = None
 
     # -- instances and requests ------------------------------------------------------------------
 
@@ -272,6 +275,8 @@ class HeatSweep:
         args = self.operation_args(operation, name)
         before = self.settled(name)
         servers_before = sorted(self.live_servers(self.instance(name)[2])) if operation != "instantiate" else []
+        if self.prepare:
+            self.prepare(operation, name)
         seen = self.seen_resources(name)
         with HeatWriteGate(self.endpoint, hold_after=k) as gate:
             task = self.run(MODULES[operation], self.gated_args(args, gate), background=True)

@@ -14,7 +14,7 @@ import uuid
 import alertmanager_lab  # tools/lab/alertmanager, on the path by tests/integration/conftest.py
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, info_of, instantiate, record_of
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, heat_writes, info_of, instantiate, record_of
 
 pytestmark = pytest.mark.tier2
 HEAL_WINDOW = 2
@@ -40,17 +40,25 @@ def vdu1(instance):
 def test_a_server_in_error_is_healed_by_the_watchers_rulebook(lab, admin_conn, ansible_task, package, created, tmp_path):
     healed = vm_vnf(ansible_task, package, created, True)
     vnfc, server = vdu1(healed)
+    stack_name = info_of({"vnf_instance": healed})["metadata"]["stack_name"]
+    admin_conn.compute.reset_server_state(server, "error")
+    # Bad input to a heal of a server in ERROR: a clear error before anything is written (no Heat write, the server
+    # not deleted).
+    writes = len(heat_writes(lab, stack_name))
+    refused = ansible_task("vnf_heal", {"cloud": CLOUD, "vnf_instance_id": healed["id"], "request": {"vnfcInstanceId": ["no-such-vnfc"]}})
+    assert refused.get("failed") is True and "vnfcInstanceId" in refused["msg"], refused.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes and admin_conn.compute.get_server(server).status == "ERROR"
+
     watcher = alertmanager_lab.Rulebook(tmp_path / "watcher", "nfv.vnflcm.auto_heal_watcher", {
         "closed_loop_connection": {"cloud": CLOUD, "wait_timeout": 600}, "closed_loop_watch_interval": POLL_INTERVAL,
         "closed_loop_heal_window": HEAL_WINDOW}).start()
     try:
-        admin_conn.compute.reset_server_state(server, "error")
         line = watcher.wait_line(r"auto_heal of VNF instance {0}: [^\"\r\n]*".format(healed["id"]), 0, timeout=300)
         assert "COMPLETED" in line, line
     finally:
         watcher.stop()
 
-    instance, op_occs = record_of(admin_conn, info_of({"vnf_instance": healed})["metadata"]["stack_name"])
+    instance, op_occs = record_of(admin_conn, stack_name)
     heals = [item for item in op_occs if item["operation"] == "HEAL"]
     assert [item["operationState"] for item in heals] == ["COMPLETED"], heals
     assert heals[0]["operationParams"]["vnfcInstanceId"] == [vnfc]

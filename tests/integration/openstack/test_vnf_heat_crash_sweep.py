@@ -57,3 +57,24 @@ def test_a_kill_after_the_kth_write_to_heat_is_recovered(sweep, ansible_task, op
     case = sweep.case(operation, k, branch)
     assert not case.skipped and [write_kind(write) for write in case.held] == [held], case.held
     assert case.passed, "{0}; held {1}: {2}".format(case.left, case.held, case.problems)
+
+
+def test_a_heal_of_a_server_in_error_killed_after_the_servers_delete_is_retried(sweep, ansible_task, admin_conn):
+    """A heal deletes a VNFC's server in ERROR before the stack update (Nova does not detach its ports for Heat's
+    replacement): killed after that delete, at the update, the retry marks and updates again and the VNFC gets a new
+    server, as after any heal."""
+    sweep.run = ansible_task
+
+    def in_error(operation, name):
+        info = sweep.instance(name)[0]["instantiatedVnfInfo"]
+        vnfc = [item for item in info["vnfcInfo"] if item["vduId"] == "VDU1"][0]
+        server = [item for item in info["vnfcResourceInfo"] if item["id"] == vnfc["vnfcResourceInfoId"]][0]["computeResource"]["resourceId"]
+        admin_conn.compute.reset_server_state(server, "error")
+
+    sweep.prepare = in_error
+    try:
+        case = sweep.case("heal", 2, "retry")
+    finally:
+        sweep.prepare = None
+    assert not case.skipped and [write_kind(write) for write in case.held] == ["update"], case.held
+    assert case.passed, "{0}; held {1}: {2}".format(case.left, case.held, case.problems)
