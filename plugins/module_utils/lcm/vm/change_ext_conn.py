@@ -111,7 +111,7 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
     return Operation(occ.CHANGE_EXT_CONN, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
     """Retry (plan the op occ's request again, against the record from before) or roll back (the stack to the record's CPs)."""
     waits = waits or Waits()
     instance = found[0]

@@ -188,7 +188,7 @@ def already_instantiated(instance, wanted, store, op_occs, version):
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
     """Rollback deletes the stack; retry updates it to the VNFCs the record has (the failed create's stack may lack some)."""
     waits = waits or Waits()
     params = failed_op_occ.get("operationParams") or {}

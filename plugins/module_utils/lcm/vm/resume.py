@@ -44,7 +44,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
     its resumer here. ``skip_coordination``: a rollback of CHANGE_VNFPKG without its old-VNF coordination hook.
     ``package`` (a VnfPackage or None): the new VNFD of a MODIFY_INFO that changed vnfdId, the new package of a CHANGE_VNFPKG
-    that wrote nothing; the other resumers need none.
+    that wrote nothing; every resumer takes it, the others ignore it.
     """
     occ.require_resumable(failed_op_occ, event)
     if skip_coordination:
@@ -52,6 +52,4 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
             reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])
             raise ValidationError("vnf_lcm_op_occ", change_pkg.SKIP_COORDINATION, reason)
         return change_pkg.plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=True)
-    if failed_op_occ["operation"] in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG):
-        return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits, package=package)
-    return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits)
+    return RESUMERS[failed_op_occ["operation"]](vim, store, found, failed_op_occ, event, waits, package=package)

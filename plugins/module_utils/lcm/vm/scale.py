@@ -156,7 +156,7 @@ def group_lines(instance, groups, current, counts):
     return lines
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
     """Retry re-plans a SCALE / SCALE_TO_LEVEL from its operationParams; rollback restores the VNFCs before it. Either way
     from the record, which still has the VNFCs and levels from before the failed scale."""
     waits = waits or Waits()
