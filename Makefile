@@ -10,7 +10,8 @@ REQ_HASH := $(shell cat requirements.txt tests/requirements-dev.txt | sha256sum 
 VENV ?= $(CACHE_ROOT)/venv-$(REQ_HASH)
 BIN := $(VENV)/bin
 # Outside the clone: inside a git work tree ansible-test would list files through git and find none.
-STAGE_ROOT := $(CACHE_ROOT)/stage/$(shell echo $(CURDIR) | sha256sum | cut -c1-12)/collections
+RUN_KEY := $(shell echo $(CURDIR) | sha256sum | cut -c1-12)
+STAGE_ROOT := $(CACHE_ROOT)/stage/$(RUN_KEY)/collections
 STAGE := $(STAGE_ROOT)/ansible_collections/nfv/vnflcm
 export ANSIBLE_COLLECTIONS_PATH := $(STAGE_ROOT)
 export PATH := $(BIN):$(PATH)
@@ -166,7 +167,9 @@ lab-status: venv  ## show what runs
 
 # The Kubernetes tests and the OpenStack ones use different labs: they run side by side. The OpenStack
 # tests run twice, so that those meant for tier 1 (stub resources) get a tier-1 lab and the tier2 ones
-# a tier-2 lab. The tier-1 run starts its lab unless one is up. The tier-2 files run side by side
+# a tier-2 lab, side by side too: the tier-1 run has a state dir of its own (TIER1_LAB_DIR; its session
+# fixture starts and stops that lab, and each tier's databases stay warm from one run to the next), and
+# begins once the tier-2 lab is up (two labs starting at once could pick the same free port). The tier-2 files run side by side
 # (pytest-xdist, groups of files of about equal length, XDIST_GROUPS in tests/integration/openstack/conftest.py:
 # they wait on Heat and Nova most of the time) against one tier-2 lab,
 # started here unless one is up and stopped at the end only if started here. The Kubernetes files run on
@@ -176,19 +179,23 @@ lab-status: venv  ## show what runs
 PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs --durations=12
 TIER2_WORKERS ?= 4
 K8S_WORKERS ?= 2
-K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(shell echo $(CURDIR) | sha256sum | cut -c1-12).log
+K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(RUN_KEY).log
+TIER1_LOG := $(CACHE_ROOT)/integration-openstack-tier1-$(RUN_KEY).log
+TIER1_LAB_DIR := $(CACHE_ROOT)/openstack-lab/state-tier1
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \
 	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
-	$(PYTEST) -m "not tier2" tests/integration/openstack; tier1=$$?; \
 	tier2=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
 	  $(OS_LAB) up --tier 2 && started=1 || tier2=$$?; \
 	elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
 	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the tier-2 tests need tier 2; stop it (make lab-down) and run again"; tier2=1; \
 	fi; \
+	NFV_OPENSTACK_LAB_DIR=$(TIER1_LAB_DIR) $(PYTEST) -m "not tier2" tests/integration/openstack > $(TIER1_LOG) 2>&1 & tier1_pid=$$!; \
 	if [ $$tier2 = 0 ]; then $(PYTEST) -m tier2 -n $(TIER2_WORKERS) --dist loadgroup tests/integration/openstack; tier2=$$?; fi; \
 	if [ $$started = 1 ]; then $(OS_LAB) down; fi; \
+	wait $$tier1_pid; tier1=$$?; \
+	echo "---- tests/integration/openstack, tier 1 (ran side by side with tier 2, on a lab of its own) ----"; cat $(TIER1_LOG); \
 	wait $$k8s; k8s_rc=$$?; \
 	echo "---- tests/integration/k8s (ran side by side with the OpenStack tests) ----"; cat $(K8S_LOG); \
 	echo "integration: kubernetes rc=$$k8s_rc, openstack tier 1 rc=$$tier1, tier 2 rc=$$tier2, $$(( $$(date +%s) - start )) s"; \
