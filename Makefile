@@ -182,17 +182,19 @@ K8S_WORKERS ?= 2
 K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(RUN_KEY).log
 TIER1_LOG := $(CACHE_ROOT)/integration-openstack-tier1-$(RUN_KEY).log
 TIER1_LAB_DIR := $(CACHE_ROOT)/openstack-lab/state-tier1
+# Every test's time, per part (JUnit XML): what XDIST_GROUPS and the workers' counts are balanced from.
+TIMES := $(CACHE_ROOT)/integration-times-$(RUN_KEY)
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \
-	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
+	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile --junitxml=$(TIMES)-k8s.xml tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
 	tier2=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
 	  $(OS_LAB) up --tier 2 && started=1 || tier2=$$?; \
 	elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
 	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the tier-2 tests need tier 2; stop it (make lab-down) and run again"; tier2=1; \
 	fi; \
-	NFV_OPENSTACK_LAB_DIR=$(TIER1_LAB_DIR) $(PYTEST) -m "not tier2" tests/integration/openstack > $(TIER1_LOG) 2>&1 & tier1_pid=$$!; \
-	if [ $$tier2 = 0 ]; then $(PYTEST) -m tier2 -n $(TIER2_WORKERS) --dist loadgroup tests/integration/openstack; tier2=$$?; fi; \
+	NFV_OPENSTACK_LAB_DIR=$(TIER1_LAB_DIR) $(PYTEST) -m "not tier2" --junitxml=$(TIMES)-openstack-tier1.xml tests/integration/openstack > $(TIER1_LOG) 2>&1 & tier1_pid=$$!; \
+	if [ $$tier2 = 0 ]; then $(PYTEST) -m tier2 -n $(TIER2_WORKERS) --dist loadgroup --junitxml=$(TIMES)-openstack-tier2.xml tests/integration/openstack; tier2=$$?; fi; \
 	if [ $$started = 1 ]; then $(OS_LAB) down; fi; \
 	wait $$tier1_pid; tier1=$$?; \
 	echo "---- tests/integration/openstack, tier 1 (ran side by side with tier 2, on a lab of its own) ----"; cat $(TIER1_LOG); \
