@@ -18,7 +18,9 @@ description:
     lists leaves the link it was on (a link left without CPs is gone). Links the request does not name stay."
   - "Checked whole before any write, each error naming the field: the request (SOL003), every C(cpdId) an external
     CP of the instance's flavour (recorded at instantiation, no package needed), each CP once, no CP left without a
-    link, the networks, subnets (on their link's network) and ports against the cloud, then Heat's preview."
+    link, the networks, subnets (on their link's network) and ports against the cloud, then Heat's preview. A CP of a
+    VNFC whose server is in C(ERROR) is refused (Nova does not detach its ports, so the update and its rollback would
+    both fail): heal it first (M(nfv.vnflcm.vnf_heal)). A retry of a V(FAILED_TEMP) change is not checked so."
   - "OpenStack only: ONE stack update (PATCH) of the C(nfv) parameter, template and nested files unchanged. Heat
     replaces the ports of the CPs whose network, fixed addresses or port change and re-attaches them to the same
     servers (server ids stay). Check mode shows which CPs move from where to where, and Heat's preview."

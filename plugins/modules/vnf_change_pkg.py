@@ -21,7 +21,9 @@ description:
     networks, subnets; every new external CP needs a network), the new stack is built, and the plan
     says per VNFC and per resource what happens (C(plan.vnfcs), C(plan.summary): resized, rebuilt,
     replaced, added, removed; C(plan.virtual_links)). Check mode returns it with Heat's preview of
-    the update and writes nothing."
+    the update and writes nothing. A VNFC the change updates whose server is in C(ERROR) is refused (Nova neither
+    detaches its ports nor resizes it, so its update and the rollback would both fail): heal it first
+    (M(nfv.vnflcm.vnf_heal)). A retry of a V(FAILED_TEMP) change is not checked so."
   - "Rolling update: the VNFCs of each C(additionalParams.vdu_params) VDU are updated one at a time,
     one stack PATCH each; VDUs not named keep their resources. After each VNFC, the coordination hook
     C(additionalParams.lcm-operation-coordinate-new-vnf) runs, if given."

@@ -14,6 +14,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import split_vnfc_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_ext_conn import WHAT, links_after
 
 
@@ -36,6 +37,21 @@ def cp_moves(before_nfv, after_nfv):
     before, after = (before_nfv or {}).get("CP") or {}, (after_nfv or {}).get("CP") or {}
     return [{"cp": key, "from": copy.deepcopy(before.get(key)), "to": copy.deepcopy(after.get(key))}
             for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key)]
+
+
+def moved_vnfcs(moves, cps, vnfc_resources):
+    """The stack resource names of the VNFCs whose CPs ``moves`` re-plugs: a key ``<CP>-<index>`` names one VNFC of the
+    CP's VDU, a bare ``<CP>`` (a scaling group's members) all of them. ``cps``: the flavour's; ``vnfc_resources``: the
+    record's vnfcResourceInfo."""
+    names = []
+    for move in moves:
+        cp_id, index = split_vnfc_name(move["cp"])
+        vdu_id = (cps.get(cp_id) or {}).get("vdu")
+        for item in vnfc_resources:
+            metadata = item.get("metadata") or {}
+            if item.get("vduId") == vdu_id and (index is None or metadata.get("index") == index) and metadata.get("stackResource") not in names:
+                names.append(metadata.get("stackResource"))
+    return names
 
 
 def describe(value):

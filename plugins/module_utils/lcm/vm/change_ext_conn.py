@@ -25,6 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     located_stack,
     refuse_scripts,
+    refuse_servers_in_error,
     refreshed,
     stack_description,
     stack_nfv,
@@ -43,8 +44,10 @@ def run_change_ext_conn(params, check_mode=False, diff_mode=False):
     return runner.on_instance(plan_change_ext_conn, occ.CHANGE_EXT_CONN)(params, check_mode, diff_mode)
 
 
-def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
-    """The Operation that connects the request's external CPs to its links: no write when the stack already is so."""
+def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False, retry=False):
+    """The Operation that connects the request's external CPs to its links: no write when the stack already is so.
+    ``retry``: the plan of a FAILED_TEMP op occ's retry, which goes on even where a server is in ERROR (its failed update
+    may have left it so; the rollback is the way out)."""
     waits = waits or Waits()
     instance, op_occs, version = found
     private = private_state(instance)
@@ -62,6 +65,10 @@ def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False):
     # As the record keeps it (no secrets), so that a re-run compares equal.
     vim_connections = recordable_vims(vim_connections) if vim_connections else None
     operation = _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview)
+    if not retry:
+        vnfc_resources = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        moved = change_ext_conn.moved_vnfcs(operation.plan["moves"], private["flavour"].get("cps") or {}, vnfc_resources)
+        refuse_servers_in_error(vim, instance, moved, "change the external connectivity of")
     operation.plan["lines"] += port_lines
     return operation
 
@@ -117,7 +124,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=Non
     instance = found[0]
     params = failed_op_occ.get("operationParams") or {}
     if event == "retry":
-        return plan_change_ext_conn(vim, store, found, params, waits)
+        return plan_change_ext_conn(vim, store, found, params, waits, retry=True)
     if event != "rollback":
         raise ConflictError(event, "{0} operation occurrence {1}".format(occ.CHANGE_EXT_CONN, failed_op_occ["id"]), "only retry and rollback are planned")
     private = private_state(instance)

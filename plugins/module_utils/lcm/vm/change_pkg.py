@@ -40,6 +40,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     located_stack,
     recorded_flavour,
     refreshed,
+    refuse_servers_in_error,
     resolve_images,
     stack_nfv,
     update_preview_summary,
@@ -260,7 +261,8 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
     stack = located_stack(instance)
     current = current_stack(vim, stack)
     form = form_of(job["desired"]["template"])
-    if form.groups and previous is None:
+    first_plan = previous is None
+    if form.groups and first_plan:
         change_pkg_groups.check_named_vdus(current, job["desired"], vdu_ids_of(job), form)
     previous = previous or current
     check_script_addresses(previous, job)
@@ -274,6 +276,9 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
                 hooks=sorted(hook["name"] for hook in job["hooks"].values()))
     if not changed:
         plan["lines"] = ["no change: the stack and the record already have this package"]
+    if not plan["is_noop"] and first_plan:
+        # A retry goes on as before: it may have left the server in ERROR itself (a failed rebuild), and its rollback is the way out.
+        refuse_servers_in_error(vim, instance, [step["vnfc"] for step in plan["steps"]], "change the package of")
     if not plan["is_noop"]:
         # Heat's verdict on the whole change before its first update.
         shown = update_preview_summary(vim.stacks.preview_update(stack, target["template"], target["files"], {"nfv": target["nfv"]}))

@@ -16,13 +16,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, refreshed, refuse_scripts, server_status, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
-IN_ERROR = "ERROR"
 
 
 def run_heal(params, check_mode=False, diff_mode=False):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import json
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, sdk_errors
@@ -259,11 +259,31 @@ def refreshed(vim, instance, stack, private, nfv):
     return dict(instance, instantiatedVnfInfo=info)
 
 
+# Nova's status of a server whose host failed or whose last action did: Nova then refuses to detach its ports, resize it or
+# move its CPs (HTTP 409), so a stack update that replaces, resizes or re-plugs it fails, and so would its rollback.
+IN_ERROR = "ERROR"
+
+
 def server_status(compute, server_id):
     """A server's Nova status, None once it is gone."""
     with sdk_errors("read", "server " + server_id):
         server = compute.find_server(server_id, ignore_missing=True)
     return server.status if server is not None else None
+
+
+def refuse_servers_in_error(vim, instance, vnfc_names, action):
+    """Refuse, before the first write, an ``action`` that updates the VNFCs ``vnfc_names`` (stack resource names) when a
+    server of one is in ERROR: Heat's update would fail on it midway (Nova refuses the port detach or the resize) and the
+    rollback on it the same way. A heal replaces it (it deletes a server in ERROR first); then the action goes through."""
+    servers = {(item.get("metadata") or {}).get("stackResource"): item["computeResource"]["resourceId"]
+               for item in (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []}
+    in_error = [(name, servers[name]) for name in vnfc_names if name in servers and server_status(vim.conn.compute, servers[name]) == IN_ERROR]
+    if in_error:
+        named = ", ".join("{0} (server {1})".format(name, server) for name, server in in_error)
+        raise ConflictError(action, "VNF instance {0}".format(instance["id"]),
+                            "the server of VNFC {0} is in ERROR: Nova neither detaches its ports nor resizes it, so the stack "
+                            "update would fail on it, and its rollback too. Heal it first (vnf_heal replaces it), then run this "
+                            "again; nothing was written".format(named))
 
 
 def stack_nfv(vim, stack):

@@ -12,7 +12,7 @@ import types
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
@@ -21,7 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ex
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
-from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
+from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeCompute, FakeStacks
 
 
 def ip_config(subnet=None, fixed=None):
@@ -131,6 +131,32 @@ def test_rollback_updates_the_stack_back_to_the_recorded_cps(instantiated):
     assert stacks.writes == []
     retry = vm_change_ext_conn.plan_resume(vim, store, found, failed, "retry")
     assert [move["cp"] for move in retry.plan["moves"]] == ["VDU2_CP1-0"]
+
+
+@pytest.mark.parametrize("in_error, refused", [("srv-2", True), ("srv-1", False)])
+def test_a_server_in_error_whose_cp_moves_is_refused_before_any_write_but_not_on_retry(instantiated, in_error, refused):
+    """Nova does not detach the ports of a server in ERROR: the update would fail midway, and its rollback the same way."""
+    vim, stacks, store, found = instantiated
+    found[0]["instantiatedVnfInfo"]["vnfcResourceInfo"] = [
+        {"id": "srv-{0}".format(n), "vduId": "VDU{0}".format(n), "computeResource": {"resourceId": "srv-{0}".format(n)},
+         "metadata": {"stackResource": "VDU{0}-0".format(n), "index": 0}} for n in (1, 2)]
+    vim.conn.compute = FakeCompute({in_error: "ERROR"})
+    if refused:
+        with pytest.raises(ConflictError) as error:
+            vm_change_ext_conn.plan_change_ext_conn(vim, store, found, TO_NET1)
+        assert "the server of VNFC VDU2-0 (server srv-2) is in ERROR" in error.value.msg and stacks.writes == []
+    else:
+        assert vm_change_ext_conn.plan_change_ext_conn(vim, store, found, TO_NET1).changed
+    failed = {"id": "o-1", "operation": "CHANGE_EXT_CONN", "operationParams": TO_NET1}
+    assert vm_change_ext_conn.plan_resume(vim, store, found, failed, "retry").changed
+
+
+def test_the_vnfcs_a_move_replugs_are_those_of_its_cps_vdu_and_index():
+    cps = {"VDU1_CP1": {"vdu": "VDU1"}, "VDU2_CP1": {"vdu": "VDU2"}}
+    resources = [{"vduId": vdu, "metadata": {"stackResource": name, "index": index}}
+                 for vdu, name, index in (("VDU1", "VDU1-0", 0), ("VDU1", "VDU1-1", 1), ("VDU2", "VDU2-0", 0))]
+    assert change_ext_conn.moved_vnfcs([{"cp": "VDU1_CP1-1"}], cps, resources) == ["VDU1-1"]
+    assert change_ext_conn.moved_vnfcs([{"cp": "VDU1_CP1"}, {"cp": "VDU2_CP1-0"}], cps, resources) == ["VDU1-0", "VDU1-1", "VDU2-0"]
 
 
 def test_moves_describe_ports_and_address_changes():

@@ -274,3 +274,20 @@ def test_a_change_that_wrote_nothing_is_retried_from_its_request_and_the_package
     monkeypatch.setattr(vm_change_pkg, "plan_change_pkg", lambda vim, store, found, package, request, waits: planned.append((package, request)) or "op")
     assert resume.plan_resume(None, None, (record, [failed], 1), failed, "retry", None, package="the package") == "op"
     assert planned == [("the package", {"vnfdId": "new"})]
+
+
+def test_a_server_in_error_among_the_vnfcs_changed_is_refused_before_any_write():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import refuse_servers_in_error
+    from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeCompute, FakeConn
+
+    record = instance(copy.deepcopy(PRIVATE_STATE))
+    record["instantiatedVnfInfo"]["vnfcResourceInfo"] = [
+        {"id": "srv-{0}".format(vdu), "vduId": "VDU{0}".format(vdu), "computeResource": {"resourceId": "srv-{0}".format(vdu)},
+         "metadata": {"stackResource": "VDU{0}-0".format(vdu)}} for vdu in (1, 2)]
+    vim = type("Vim", (), {"conn": FakeConn(FakeCompute({"srv-1": "ERROR"}))})()
+    refuse_servers_in_error(vim, record, ["VDU2-0"], "change the package of")  # the VNFC in ERROR is not changed
+    with pytest.raises(ConflictError) as error:
+        refuse_servers_in_error(vim, record, ["VDU1-0", "VDU2-0"], "change the package of")
+    assert error.value.msg.startswith("Failed to change the package of VNF instance i-1: the server of VNFC VDU1-0 (server srv-1) is in ERROR")
+    assert "Heal it first (vnf_heal replaces it)" in error.value.msg and "nothing was written" in error.value.msg
