@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "tools" / "lab" / "k8s"))
 from labk8s import build  # noqa: E402
 from labk8s.audit import AuditLog, is_dry_run  # noqa: E402
 from labk8s.cluster import ADMIN_USER, Lab  # noqa: E402
+import ratios  # noqa: E402
 
 TEMPLATE = Path(os.environ.get("NFV_FIXTURES_DIR") or ROOT.parent / "shared" / "fixtures" / "tacker") / "test_cnf_multi_ns"
 OBJECTS_PER_APP = 8
@@ -425,6 +426,7 @@ def write_report(out: Path, benchmark: str, stamp: datetime.datetime, suffix: st
     path = out / "{0}-{1}{2}.json".format(benchmark, stamp.strftime("%Y-%m-%d"), suffix)
     path.write_text(json.dumps(report, indent=1) + "\n")
     print("written:", path)
+    ratios.regenerate(path)
     return path
 
 

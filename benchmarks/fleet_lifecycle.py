@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "lab" / "k8s"))
 
 from labk8s.cluster import Lab  # noqa: E402
+import ratios  # noqa: E402
 
 COLLECTIONS = os.environ.get("ANSIBLE_COLLECTIONS_PATH", "")
 for entry in COLLECTIONS.split(os.pathsep):
@@ -458,6 +459,7 @@ def main(argv=None) -> int:
     path = args.out / "fleet_lifecycle{0}-{1}.json".format("-openstack" if args.vim == "openstack" else "", stamp.strftime("%Y-%m-%d"))
     path.write_text(json.dumps(report, indent=1) + "\n")
     print("written:", path)
+    ratios.regenerate(path)
     return 0
 
 

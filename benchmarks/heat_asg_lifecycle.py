@@ -52,6 +52,7 @@ import openstack
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from heat_change_pkg import ChangeBench, own_copy, vnfd_id  # noqa: E402
 from heat_instantiate import CLOUD, FIXTURES, ROOT, Bench, HeatLog, ensure_images, lab_state, stats  # noqa: E402
+import ratios  # noqa: E402
 
 PACKAGE = FIXTURES / "basic_lcms_min"
 REQUEST = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1"}
@@ -482,6 +483,7 @@ def main(argv=None) -> int:
         print("{0:12} {1:8}  changed {2}, heat {3}/{4}".format(key, rerun["seconds"]["median"], rerun["changed"], rerun["heat_reads"]["median"],
                                                                rerun["heat_writes"]["median"]))
     print("written", path)
+    ratios.regenerate(path)
     return 0
 
 

@@ -41,6 +41,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from heat_instantiate import CLOUD, PACKAGE, REQUEST, ROOT, Bench, ensure_images, lab_state, stats  # noqa: E402
+import ratios  # noqa: E402
 
 UPDATE_LINE = re.compile(r'\[([^]]+)\] "(PATCH|PUT) (/v1/\S+)')
 SMALL, TINY = "requested_additional_capability_name: m1.small", "requested_additional_capability_name: m1.tiny"
@@ -284,6 +285,7 @@ def main(argv=None) -> int:
                                                              s["ratio_seconds_module_to_baseline"], s["module"]["stack_updates"]["median"],
                                                              s["baseline"]["stack_updates"]["median"], s["module_rerun"]["stack_updates"]["median"]))
     print("written", path)
+    ratios.regenerate(path)
     return 0
 
 

@@ -35,6 +35,8 @@ from pathlib import Path
 import openstack
 import yaml
 
+import ratios
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(os.environ.get("NFV_FIXTURES_DIR") or ROOT.parent / "shared" / "fixtures" / "tacker")
 PACKAGE = FIXTURES / "userdata_standard"
@@ -211,6 +213,7 @@ def main(argv=None) -> int:
     path.write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(summary, indent=1))
     print("written", path)
+    ratios.regenerate(path)
     return 0
 
 

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cnf_lease_cost import stage_revision  # noqa: E402
 from labk8s.cluster import Lab  # noqa: E402
+import ratios  # noqa: E402
 
 FIXTURES = Path(os.environ.get("NFV_FIXTURES_DIR") or ROOT.parent / "shared" / "fixtures" / "tacker")
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "nfv-vnflcm"
@@ -361,6 +362,7 @@ def main(argv=None) -> int:
     path = args.out / "module_call_cost-{0}.json".format(stamp.strftime("%Y-%m-%d"))
     path.write_text(json.dumps(report, indent=1) + "\n")
     print("written:", path)
+    ratios.regenerate(path)
     return 0
 
 
