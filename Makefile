@@ -59,10 +59,40 @@ lint: venv stage  ## ansible-lint (production profile) and the changelog fragmen
 unit: venv stage  ## unit tests (pure logic, no VIM)
 	cd $(STAGE) && PYTHONPATH=$(STAGE_ROOT) NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
 
-docs: venv stage  ## every module's documentation renders with ansible-doc
+# The documentation site: antsibull-docs writes the reST of the staged collection (a page per module, filter and role
+# entry point, and the guides docs/docsite/extra-docs.yml lists), Sphinx builds the HTML from it with tools/docs/conf.py:
+# no intersphinx, nothing fetched, every warning fails the build. antsibull-docs, Sphinx and the theme have a venv of
+# their own, cached outside the clone like the main one and keyed by their pins (tools/docs/requirements.txt).
+DOCS_REQ := tools/docs/requirements.txt
+DOCS_VENV := $(CACHE_ROOT)/docs-venv-$(shell cat $(DOCS_REQ) | sha256sum | cut -c1-12)
+DOCS_BIN := $(DOCS_VENV)/bin
+DOCS_DIR := $(CACHE_ROOT)/docs/$(RUN_KEY)
+# The docs venv's ansible-core (the same version as the main one) reads the plugins for antsibull-docs.
+DOCS_RUN := PATH=$(DOCS_BIN):$$PATH $(DOCS_BIN)/antsibull-docs
+
+.PHONY: docs-venv docs-lint
+docs: venv stage docs-venv  ## every module's documentation renders with ansible-doc; the HTML site (antsibull-docs, Sphinx)
 	for m in $$(ls plugins/modules/*.py | xargs -n1 basename | sed 's/\.py$$//'); do \
 	  $(BIN)/ansible-doc nfv.vnflcm.$$m > /dev/null || { echo "ansible-doc failed for $$m"; exit 1; }; \
 	  echo "ansible-doc nfv.vnflcm.$$m: ok"; done
+	rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)/rst && chmod og-w $(DOCS_DIR)/rst
+	$(DOCS_RUN) --config-file tools/docs/antsibull-docs.cfg collection --use-current --squash-hierarchy \
+	  --fail-on-error --cleanup everything --dest-dir $(DOCS_DIR)/rst nfv.vnflcm
+	$(DOCS_BIN)/sphinx-build -b html -c tools/docs -d $(DOCS_DIR)/doctrees -W --keep-going -q -n $(DOCS_DIR)/rst $(DOCS_DIR)/html
+	@cd $(DOCS_DIR)/html && echo "docs: pages of $$(ls *_module.html | wc -l) modules, $$(ls *_filter.html | wc -l) filters," \
+	  "$$(ls *_role.html | wc -l) roles, $$(ls docsite/*.html 2>/dev/null | wc -l) guides; open $(DOCS_DIR)/html/index.html"
+
+docs-venv: $(DOCS_VENV)/.done  ## create the documentation tools' venv (cached outside the clone)
+$(DOCS_VENV)/.done: $(DOCS_REQ)
+	mkdir -p $(CACHE_ROOT)
+	flock $(CACHE_ROOT)/venv.lock bash -c '[ -f $@ ] || { rm -rf $(DOCS_VENV) && $(PYTHON) -m venv $(DOCS_VENV) && $(DOCS_BIN)/pip install -q --upgrade pip && $(DOCS_BIN)/pip install -q -r $(DOCS_REQ) && touch $@; }'
+
+# The plugins' and roles' documentation as the site renders it (schema, markup, references to other plugins and
+# their options, checked against every collection installed here: ansible.builtin too) and the guides
+# (docs/docsite: extra-docs.yml, rstcheck of each guide, their references to plugins).
+docs-lint: stage docs-venv  ## antsibull-docs lint of the plugins', roles' and guides' documentation
+	cd $(STAGE) && $(DOCS_RUN) lint-collection-docs --plugin-docs --validate-collection-refs all \
+	  --disallow-unknown-collection-refs --check-extra-docs-refs .
 
 # ---------------------------------------------------------------------------------------------
 # ansible-core matrix: the unit tests and ansible-test sanity on every supported ansible-core besides the
@@ -239,7 +269,7 @@ demo-vm: venv stage lab-build-openstack  ## a VM-based VNF on the local OpenStac
 	  echo "demo-vm: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(OS_LAB) down; fi; exit $$rc
 
-checks: lint publish-check unit docs sanity matrix  ## every check but the integration tests
+checks: lint publish-check unit docs docs-lint sanity matrix  ## every check but the integration tests
 
 # The checks use one core at a time: they run beside the integration tests (two make jobs), whose tests wait on
 # the labs much of the time. Each part's output shows when it ends (--output-sync): the integration tests' last.
