@@ -195,41 +195,35 @@ lab-status: venv  ## show what runs
 	-$(K8S_LAB) status
 	-$(OS_LAB) status
 
-# The Kubernetes tests and the OpenStack ones use different labs: they run side by side. The OpenStack
-# tests run twice, so that those meant for tier 1 (stub resources) get a tier-1 lab and the tier2 ones
-# a tier-2 lab, one after the other: beside tier 2 the tier-1 tests (its secrets test is CPU-heavy) slowed
-# every part on 2 cores (the whole run 57 min 47 s against 49 min 52 s). The tier-1 run has a state dir of
-# its own (TIER1_LAB_DIR; its session fixture starts and stops that lab), so each tier's databases stay
-# warm from one run to the next (one dir for both began tier 2 from empty ones). The tier-2 files run side by side
-# (pytest-xdist, groups of files of about equal length, XDIST_GROUPS in tests/integration/openstack/conftest.py:
-# they wait on Heat and Nova most of the time) against one tier-2 lab,
-# started here unless one is up and stopped at the end only if started here. The Kubernetes files run on
-# K8S_WORKERS pytest-xdist workers, a file to a worker: with no lab up each worker starts a private lab of
-# its own (tests/integration/k8s/conftest.py), so a fault test that stops its API server touches no other
-# worker's tests. The Kubernetes run's output is shown when both are done.
+# The Kubernetes tests and the OpenStack ones use different labs: they run side by side. The OpenStack tests run on
+# OPENSTACK_WORKERS pytest-xdist workers against one tier-2 lab, started here unless one is up and stopped at the end
+# only if started here: groups of files of about equal length (XDIST_GROUPS in tests/integration/openstack/conftest.py:
+# they wait on Heat and Nova most of the time). Every OpenStack test runs on tier 2 (the tier-1 stubs are checked on a
+# tier-1 lab of test_lab_lifecycle.py's own): a separate tier-1 run before tier 2 put 5-6 minutes on the critical path.
+# The Kubernetes files run on K8S_WORKERS pytest-xdist workers, a file to a worker: with no lab up each worker starts a
+# private lab of its own (tests/integration/k8s/conftest.py), so a fault test that stops its API server touches no
+# other worker's tests. The Kubernetes run's output is shown when both are done.
 PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs --durations=12
-TIER2_WORKERS ?= 4
+OPENSTACK_WORKERS ?= 4
 K8S_WORKERS ?= 2
 K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(RUN_KEY).log
-TIER1_LAB_DIR := $(CACHE_ROOT)/openstack-lab/state-tier1
 # Every test's time, per part (JUnit XML): what XDIST_GROUPS and the workers' counts are balanced from.
 TIMES := $(CACHE_ROOT)/integration-times-$(RUN_KEY)
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \
 	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile --junitxml=$(TIMES)-k8s.xml tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
-	NFV_OPENSTACK_LAB_DIR=$(TIER1_LAB_DIR) $(PYTEST) -m "not tier2" --junitxml=$(TIMES)-openstack-tier1.xml tests/integration/openstack; tier1=$$?; \
-	tier2=0; started=0; \
+	openstack=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
-	  $(OS_LAB) up --tier 2 && started=1 || tier2=$$?; \
+	  $(OS_LAB) up --tier 2 && started=1 || openstack=$$?; \
 	elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
-	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the tier-2 tests need tier 2; stop it (make lab-down) and run again"; tier2=1; \
+	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the OpenStack tests need tier 2; stop it (make lab-down) and run again"; openstack=1; \
 	fi; \
-	if [ $$tier2 = 0 ]; then $(PYTEST) -m tier2 -n $(TIER2_WORKERS) --dist loadgroup --junitxml=$(TIMES)-openstack-tier2.xml tests/integration/openstack; tier2=$$?; fi; \
+	if [ $$openstack = 0 ]; then $(PYTEST) -n $(OPENSTACK_WORKERS) --dist loadgroup --junitxml=$(TIMES)-openstack.xml tests/integration/openstack; openstack=$$?; fi; \
 	if [ $$started = 1 ]; then $(OS_LAB) down; fi; \
 	wait $$k8s; k8s_rc=$$?; \
 	echo "---- tests/integration/k8s (ran side by side with the OpenStack tests) ----"; cat $(K8S_LOG); \
-	echo "integration: kubernetes rc=$$k8s_rc, openstack tier 1 rc=$$tier1, tier 2 rc=$$tier2, $$(( $$(date +%s) - start )) s"; \
-	test $$k8s_rc = 0 -a $$tier1 = 0 -a $$tier2 = 0
+	echo "integration: kubernetes rc=$$k8s_rc, openstack rc=$$openstack, $$(( $$(date +%s) - start )) s"; \
+	test $$k8s_rc = 0 -a $$openstack = 0
 
 # ---------------------------------------------------------------------------------------------
 # The README's two commands.
