@@ -2,8 +2,8 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One playbook run whose tasks call every module of the collection with nothing but their own options: the
-connection and waiting options come from ``module_defaults`` for ``group/nfv.vnflcm.vnflcm``, as the README
-recommends. Shared by the Kubernetes and the OpenStack test."""
+connection and waiting options come from ``module_defaults`` for ``group/nfv.vnflcm.vnflcm``, as the getting-started
+guide recommends. Shared by the Kubernetes and the OpenStack test."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ The schema follows ETSI GS NFV-SOL 003 v3.3.1, 5.5.2.2 (VnfInstance) and 5.5.2.1
 objects (tacker/sol_refactored/objects/v2/vnf_instance.py, vnf_lcm_op_occ.py) define them: required attributes,
 enumerations, RFC 3339 date-times, and ``_links``: each link ``{"href": URI}``, ``self`` always, the task links only in
 the states where SOL003 allows them. :data:`COLLECTION_INSTANCE_LINKS` adds what this collection offers, which must then
-be there (README, "Links").
+be there (getting-started guide, "Links").
 
 ``problems(document)`` lists what does not conform (each with its JSON path); ``assert_conforms(result)`` checks every
 document of a module result and fails with all of them.

@@ -6,7 +6,7 @@
 The connection options have the names, aliases and environment variables of kubernetes.core 6.x
 (``args_common.AUTH_ARG_SPEC`` and ``k8s/client.py``) and openstack.cloud 2.x
 (``openstack_full_argument_spec``), so that ``module_defaults`` and AWX credentials written for
-those collections carry over. The README's "Connection options compared" table lists each one.
+those collections carry over. The getting-started guide's "Connection options compared" table lists each one.
 """
 
 from __future__ import annotations

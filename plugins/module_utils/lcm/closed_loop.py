@@ -11,7 +11,7 @@ says with vnf_heal, vnf_scale or vnf_lcm_op_occ. Tacker's semantics: only an INS
 What this collection adds, as it has no conductor that outlives a job: what the record's op occs say decides
 whether the VNFCs were healed since the alert, how many heals the VNF had in the period (so the limit survives a
 restart of the rulebook), whether another run works on the VNF (wait), and whether a run of the loop was killed
-mid-operation (take its op occ over with a retry, as README "When an operation fails" does by hand).
+mid-operation (take its op occ over with a retry, as the guide "When an operation fails" does by hand).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ record keeps the flavour's scripts (compressed) with that choice (:func:`for_pac
 which are not given the package, run them as Tacker does, from the package the instance was instantiated or changed
 with. Without the opt-in the record keeps only which scripts the VNFD declares, and every plan says they are not run.
 
-What a script is given differs from Tacker in two ways, both stated in the README: ``tmp_csar_dir`` holds the
+What a script is given differs from Tacker in two ways, both stated in the Tacker guide (docs/docsite/rst/tacker.rst): ``tmp_csar_dir`` holds the
 flavour's interface scripts at their package paths, not the whole package (the package is not kept); the grant
 request and grant are None, as there is no NFVO to grant. The request and instance carry no VIM credentials, and
 the environment is PATH, HOME, the locale and PYTHONPATH only.

@@ -5,7 +5,7 @@
 
 Run by a namespaced ServiceAccount: instantiate (check mode, then for real), scale out, scale to level, heal, modify, a scale
 held FAILED_TEMP by a pod quota (cnf_faults.block_pods) and rolled back, vnf_info along the way, terminate. The links
-point at the record Secret of the instance (self, vnfInstance) and at the modules that act on it (README, "Links").
+point at the record Secret of the instance (self, vnfInstance) and at the modules that act on it (getting-started guide, "Links").
 """
 
 from __future__ import annotations
