@@ -204,7 +204,7 @@ lab-status: venv  ## show what runs
 # private lab of its own (tests/integration/k8s/conftest.py), so a fault test that stops its API server touches no
 # other worker's tests. The Kubernetes run's output is shown when both are done.
 PYTEST := NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python -m pytest -q -p no:cacheprovider -rs --durations=12
-OPENSTACK_WORKERS ?= 4
+OPENSTACK_WORKERS ?= 5
 K8S_WORKERS ?= 2
 K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(RUN_KEY).log
 # Every test's time, per part (JUnit XML): what XDIST_GROUPS and the workers' counts are balanced from.

@@ -50,11 +50,12 @@ def pytest_configure(config):
     config.addinivalue_line('markers', 'tier2: needs the tier-2 OpenStack lab (Nova, Neutron, Cinder)')
 
 
-# `make integration` runs the tier-2 tests on 4 pytest-xdist workers with --dist loadgroup: each group runs on one
-# worker, its tests in file order. Four groups of about equal length (--durations, one test at a time: about 12 min
-# each); the VM playbooks test's two drivers are split, as together they would be the longest. A module not named
-# here is a group of its own, which the first worker to run short of tests takes; the AutoScalingGroup change of
-# package (a VNF of its own, about 7 min) is split from the rest of its module the same way.
+# `make integration` runs these tests on 5 pytest-xdist workers (OPENSTACK_WORKERS) with --dist loadgroup: each group
+# runs on one worker, its tests in file order. Four groups of about equal length (--durations, one test at a time:
+# about 12 min each); the VM playbooks test's two drivers are split, as together they would be the longest. A module
+# not named here is a group of its own, which the first worker to run short of tests takes (the fifth worker starts
+# on them); the AutoScalingGroup change of package (a VNF of its own, about 7 min) is split from the rest of its
+# module the same way.
 XDIST_GROUPS = {
     'test_vnf_heat_change_pkg.py': 'change-pkg',
     'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-playbook]': 'playbooks',
