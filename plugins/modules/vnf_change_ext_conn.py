@@ -80,7 +80,7 @@ EXAMPLES = r"""
     cloud: mycloud
     request:
       extVirtualLinks:
-        - id: ext-net1
+        - id: ext-net1-vdu2
           resourceId: net1
           extCps:
             - cpdId: VDU2_CP1

@@ -216,13 +216,45 @@ notes:
 """
 
 EXAMPLES = r"""
-- name: Change to the new package, VDU1 then VDU2, moving VDU1_CP1 to net1
+- name: Read the new package (the requests below give its vnfdId)
+  nfv.vnflcm.vnf_package_info:
+    path: /srv/packages/userdata_standard_change_vnfpkg_nw
+  register: new_pkg
+
+- name: See what the change would do (plan and Heat's preview, nothing written)
   nfv.vnflcm.vnf_change_pkg:
     vnf_instance_name: vnf1
     cloud: mycloud
     package: /srv/packages/userdata_standard_change_vnfpkg_nw
     request:
-      vnfdId: 70a1e5ae-6bd2-4ba7-8f46-2b4d1c6b7e55
+      vnfdId: "{{ new_pkg.package.vnfd.descriptor_id }}"
+      extVirtualLinks:
+        - id: ext-net0-cp4
+          resourceId: net0
+          extCps:
+            - cpdId: VDU1_CP4
+              cpConfig:
+                VDU1_CP4_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet: {ipAddresses: [{type: IPV4, numDynamicAddresses: 1}]}
+            - cpdId: VDU2_CP4
+              cpConfig:
+                VDU2_CP4_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet: {ipAddresses: [{type: IPV4, numDynamicAddresses: 1}]}
+      additionalParams: {upgrade_type: RollingUpdate, vdu_params: [{vdu_id: VDU2}]}
+  check_mode: true
+  register: change_plan
+
+- name: Change to the new package, VDU1 then VDU2, moving VDU1_CP1 to net1 and the new CP4s onto net0
+  nfv.vnflcm.vnf_change_pkg:
+    vnf_instance_name: vnf1
+    cloud: mycloud
+    package: /srv/packages/userdata_standard_change_vnfpkg_nw
+    request:
+      vnfdId: "{{ new_pkg.package.vnfd.descriptor_id }}"
       extVirtualLinks:
         - id: ext-net1
           resourceId: net1
@@ -230,6 +262,21 @@ EXAMPLES = r"""
             - cpdId: VDU1_CP1
               cpConfig:
                 VDU1_CP1_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet: {ipAddresses: [{type: IPV4, numDynamicAddresses: 1}]}
+        - id: ext-net0-cp4
+          resourceId: net0
+          extCps:
+            - cpdId: VDU1_CP4
+              cpConfig:
+                VDU1_CP4_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet: {ipAddresses: [{type: IPV4, numDynamicAddresses: 1}]}
+            - cpdId: VDU2_CP4
+              cpConfig:
+                VDU2_CP4_1:
                   cpProtocolData:
                     - layerProtocol: IP_OVER_ETHERNET
                       ipOverEthernet: {ipAddresses: [{type: IPV4, numDynamicAddresses: 1}]}
@@ -251,32 +298,18 @@ EXAMPLES = r"""
     # The request names ./Scripts/coordinate_vnf.py: the package's code, run on this host
     allow_package_scripts: true
 
-- name: See what the change would do (plan and Heat's preview, nothing written)
+- name: Change a CNF's package with Tacker's request, VDU2's Deployment rolling to the new def file (a new image)
   nfv.vnflcm.vnf_change_pkg:
-    vnf_instance_name: vnf1
-    cloud: mycloud
-    package: /srv/packages/new
+    vnf_instance_name: cnf2
+    namespace: tenant-a
+    package: /srv/packages/test_change_vnf_pkg_with_deployment
     request:
-      vnfdId: "{{ new_vnfd_id }}"
-      additionalParams: {upgrade_type: RollingUpdate, vdu_params: [{vdu_id: VDU2}]}
-  check_mode: true
-  register: change_plan
-
-- name: Change a CNF's package, VDU1 then VDU2 (new images, a renamed Deployment, a new Service, ...)
-  nfv.vnflcm.vnf_change_pkg:
-    vnf_instance_name: cnf1
-    namespace: vnf-ns
-    package: /srv/packages/cnf_v2
-    request:
-      vnfdId: 7a1e4b9c-2d4f-4e5a-9b8c-6d3e2f1a0b9c
+      vnfdId: 616e3b0e-cde7-4f3a-bf0d-7e5cd0f3e3f1
       additionalParams:
         upgrade_type: RollingUpdate
         lcm-kubernetes-def-files:
-          - Files/kubernetes/config.yaml
-          - Files/kubernetes/deployment_v2.yaml
-        lcm-operation-coordinate-new-vnf: ./Scripts/coordinate_new_vnf.yml
+          - Files/new_kubernetes/new_deployment.yaml
         vdu_params:
-          - vdu_id: VDU1
           - vdu_id: VDU2
     wait_timeout: 300
   register: cnf_change

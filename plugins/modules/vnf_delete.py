@@ -62,7 +62,7 @@ EXAMPLES = r"""
 
 - name: Delete a VM-based VNF's identifier on OpenStack, by id
   nfv.vnflcm.vnf_delete:
-    vnf_instance_id: 5c0d0e1f-0000-4000-8000-00000000c0de
+    vnf_instance_id: "{{ vnf1.vnf_instance.id }}"
     cloud: mycloud
 """
 

@@ -277,9 +277,13 @@ seealso:
 """
 
 EXAMPLES = r"""
-- name: Instantiate a CNF into the namespace the request names
+# One scenario runs through the examples of all the modules: CNFs in namespace tenant-a and a VM-based VNF vnf1 on cloud
+# mycloud, from packages in /srv/packages (Tacker's sample packages, by their names). The connection and waiting options
+# (kubeconfig, wait_timeout, ...) are set once with module_defaults for group/nfv.vnflcm.vnflcm; request files are read
+# from the playbook's folder.
+- name: Show the plan first (the objects, in which namespace), writing nothing
   nfv.vnflcm.vnf_instantiate:
-    package: /srv/packages/sample_cnf
+    package: /srv/packages/test_cnf_container_update_before
     vnf_instance_name: cnf1
     request:
       flavourId: simple
@@ -287,30 +291,40 @@ EXAMPLES = r"""
       additionalParams:
         namespace: tenant-a
         lcm-kubernetes-def-files:
+          - Files/kubernetes/configmap_1.yaml
+          - Files/kubernetes/secret_1.yaml
+          - Files/kubernetes/deployment.yaml
+  check_mode: true
+  register: cnf1_plan
+
+- name: Instantiate a CNF into the namespace the request names
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/test_cnf_container_update_before
+    vnf_instance_name: cnf1
+    request:
+      flavourId: simple
+      instantiationLevelId: instantiation_level_1
+      additionalParams:
+        namespace: tenant-a
+        lcm-kubernetes-def-files:
+          - Files/kubernetes/configmap_1.yaml
+          - Files/kubernetes/secret_1.yaml
           - Files/kubernetes/deployment.yaml
   register: cnf1
 
-- name: Use a request file written for Tacker, unchanged
+- name: Use a request file written for Tacker, unchanged (its vimConnectionInfo is recorded without its token)
   nfv.vnflcm.vnf_instantiate:
-    package: /srv/packages/sample_cnf
+    package: /srv/packages/test_instantiate_cnf_resources
     vnf_instance_name: cnf2
-    request: "{{ lookup('ansible.builtin.file', 'instance_kubernetes.json') | from_json }}"
-    kubeconfig: ~/.kube/tenant-a.kubeconfig
+    namespace: tenant-a  # the request names none
+    request: "{{ lookup('ansible.builtin.file', 'error_handling_instantiate.json') | from_json }}"
 
 - name: Tacker's two requests as they are, create.json (name, description, metadata) then the InstantiateVnfRequest
   nfv.vnflcm.vnf_instantiate:
-    package: /srv/packages/sample_cnf
+    package: /srv/packages/test_instantiate_cnf_resources
+    namespace: tenant-a
     create_request: "{{ lookup('ansible.builtin.file', 'create.json') | from_json }}"
-    request: "{{ lookup('ansible.builtin.file', 'instantiate.json') | from_json }}"
-    kubeconfig: ~/.kube/tenant-a.kubeconfig
-
-- name: Show the plan only
-  nfv.vnflcm.vnf_instantiate:
-    package: /srv/packages/sample_cnf
-    vnf_instance_name: cnf3
-    request: "{{ cnf3_request }}"
-  check_mode: true
-  register: cnf3_plan
+    request: "{{ lookup('ansible.builtin.file', 'min_sample_instantiate.json') | from_json }}"
 
 - name: Instantiate a VM-based VNF on OpenStack (Tacker's request works unchanged)
   nfv.vnflcm.vnf_instantiate:
@@ -333,6 +347,18 @@ EXAMPLES = r"""
                         ipAddresses:
                           - type: IPV4
                             numDynamicAddresses: 1
+            # The package's VDU2 template puts this port on a subnet: the request names it.
+            - cpdId: VDU2_CP1
+              cpConfig:
+                VDU2_CP1_1:
+                  cpProtocolData:
+                    - layerProtocol: IP_OVER_ETHERNET
+                      ipOverEthernet:
+                        ipAddresses:
+                          - type: IPV4
+                            numDynamicAddresses: 1
+                            subnetId: net0-subnet
+  register: vnf1
 """
 
 RETURN = r"""

@@ -132,11 +132,18 @@ EXAMPLES = r"""
     vnf_instance_name: vnf1
     action: rollback
 
-- name: Take over an instantiate whose job was killed (its lease expired), and roll it back
+- name: Take over an instantiate whose job was killed (its runner is gone), and roll it back
   nfv.vnflcm.vnf_lcm_op_occ:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf2
     namespace: tenant-a
     action: rollback
+
+- name: Or retry a failed instantiate, once the cause is fixed (its retry needs the package)
+  nfv.vnflcm.vnf_lcm_op_occ:
+    vnf_instance_name: cnf2
+    namespace: tenant-a
+    action: retry
+    package: /srv/packages/test_instantiate_cnf_resources
 
 - name: Fail an operation whose runner hangs on a host that will not come back, without waiting for its lease
   nfv.vnflcm.vnf_lcm_op_occ:
@@ -147,16 +154,9 @@ EXAMPLES = r"""
 
 - name: End a terminate stuck on an object held by a finalizer; the instance goes NOT_INSTANTIATED listing what is left
   nfv.vnflcm.vnf_lcm_op_occ:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf3
     namespace: tenant-a
     action: fail
-
-- name: Retry it instead, once the cause is fixed
-  nfv.vnflcm.vnf_lcm_op_occ:
-    vnf_instance_name: cnf1
-    namespace: tenant-a
-    action: retry
-    package: /srv/packages/cnf1-v2
 """
 
 RETURN = r"""

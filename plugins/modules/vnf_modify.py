@@ -137,23 +137,23 @@ requirements:
 EXAMPLES = r"""
 - name: Rename an instance and merge metadata
   nfv.vnflcm.vnf_modify:
-    vnf_instance_name: cnf1
+    vnf_instance_name: test_instantiate_cnf_resources  # the name Tacker's create.json gave it
     namespace: tenant-a
     request:
-      vnfInstanceName: cnf1-renamed
+      vnfInstanceName: cnf3
       metadata:
         owner: team-b
-        obsolete_key: null   # removed (RFC 7396)
+        dummy-key: null  # removed (RFC 7396)
 
-- name: On OpenStack, rename a VM-based VNF and merge its metadata (the record only, no stack update)
+- name: On OpenStack, describe a VM-based VNF, merge its metadata and a VNFC's properties (the record only, no stack update)
   nfv.vnflcm.vnf_modify:
     vnf_instance_name: vnf1
     cloud: mycloud
     request:
-      vnfInstanceName: vnf1-renamed
+      vnfInstanceDescription: VM-based VNF of team B
       metadata: {owner: team-b}
       vnfcInfoModifications:
-        - id: VDU1-6f1c2d3e-0000-4000-8000-000000000001
+        - id: "{{ vnf1.vnf_instance.instantiatedVnfInfo.vnfcInfo[0].id }}"
           vnfcConfigurableProperties: {role: primary}
 
 - name: On OpenStack, move a VM-based VNF to a new VNFD that describes the same deployment (the record only)
@@ -168,7 +168,7 @@ EXAMPLES = r"""
   nfv.vnflcm.vnf_modify:
     vnf_instance_name: cnf1
     namespace: tenant-a
-    package: /srv/packages/cnf1-v2
+    package: /srv/packages/test_cnf_container_update_after
     request:
       vnfdId: b1bb0ce7-ebca-4fa7-95ed-4840d70a8883
       metadata:

@@ -67,9 +67,11 @@ seealso:
 """
 
 EXAMPLES = r"""
+# One scenario runs through the examples of all the modules: CNFs in namespace tenant-a and a VM-based VNF vnf1 on cloud
+# mycloud, from packages in /srv/packages (Tacker's sample packages, by their names).
 - name: Read a CNF package
   nfv.vnflcm.vnf_package_info:
-    path: /srv/packages/sample_cnf
+    path: /srv/packages/test_cnf_container_update_before
   register: pkg
 
 - name: Show the VDUs of the "simple" flavour and their Kubernetes resource names

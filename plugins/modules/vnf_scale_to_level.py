@@ -85,14 +85,14 @@ EXAMPLES = r"""
     request:
       instantiationLevelId: instantiation_level_2
 
-- name: Scale one aspect of a VM-based VNF on OpenStack to level 1
+- name: Scale one aspect of a VM-based VNF on OpenStack back to level 0
   nfv.vnflcm.vnf_scale_to_level:
     vnf_instance_name: vnf1
     cloud: mycloud
     request:
       scaleInfo:
         - aspectId: VDU1_scale
-          scaleLevel: 1
+          scaleLevel: 0
 """
 
 RETURN = r"""

@@ -100,27 +100,29 @@ EXAMPLES = r"""
 
 - name: Terminate a CNF and delete its identifier in one task
   nfv.vnflcm.vnf_terminate:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf2
     namespace: tenant-a
     delete_instance: true
 
 - name: Terminate a CNF; an object held by a finalizer nobody removes ends it FAILED_TEMP, naming the object
   nfv.vnflcm.vnf_terminate:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf3
     namespace: tenant-a
+    request:
+      terminationType: FORCEFUL
   register: terminated
   ignore_errors: true
 
 - name: End that terminate; the instance is NOT_INSTANTIATED, its record listing what is still there
   nfv.vnflcm.vnf_lcm_op_occ:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf3
     namespace: tenant-a
     action: fail
   when: terminated is failed
 
 - name: Delete the identifier; left_behind names the objects still held
   nfv.vnflcm.vnf_delete:
-    vnf_instance_name: cnf1
+    vnf_instance_name: cnf3
     namespace: tenant-a
 
 - name: Terminate a VM-based VNF on OpenStack, at once
