@@ -307,7 +307,9 @@ SERVICES = {1: ['keystone', 'heat'],
 # volumes; Neutron: 10 routers): the tier-2 tests run side by side in the same projects, and a quota
 # error would only hide what a test checks. Nova's fake driver uses no real memory or disk.
 QUOTAS = {
-    'nova': {'instances': 60, 'cores': 120, 'ram': 245760},
+    # Server groups too: each VNF of Tacker's userdata packages makes one (its nfvi_node_affinity), and the default 10
+    # is less than the OpenStack tests' workers side by side hold at once.
+    'nova': {'instances': 60, 'cores': 120, 'ram': 245760, 'server_groups': 60, 'server_group_members': 60},
     # Else Cinder's default quota class, in its database, wins over these.
     'cinder': {'quota_volumes': 60, 'quota_snapshots': 60, 'quota_gigabytes': 3000,
                'use_default_quota_class': 'false'},
