@@ -33,20 +33,22 @@ def group_of(file_name, test_name, groups):
 
 
 def cases(path):
+    """(file, test, group or None, seconds, failed) of each test case; --dist loadgroup names a test `<name>@<group>`."""
     for case in ET.parse(path).getroot().iter("testcase"):
         file_name = case.get("classname", "").rsplit(".", 1)[-1] + ".py"
+        test_name, _, group = case.get("name", "").partition("@")
         failed = case.find("failure") is not None or case.find("error") is not None
-        yield file_name, case.get("name", ""), float(case.get("time") or 0), failed
+        yield file_name, test_name, group or None, float(case.get("time") or 0), failed
 
 
 def report(path, groups):
     by_file = collections.Counter()
     by_group = collections.Counter()
     count, failed = 0, []
-    for file_name, test_name, seconds, bad in cases(path):
+    for file_name, test_name, group, seconds, bad in cases(path):
         count += 1
         by_file[file_name] += seconds
-        by_group[group_of(file_name, test_name, groups)] += seconds
+        by_group[group or group_of(file_name, test_name, groups)] += seconds
         if bad:
             failed.append(f"{file_name}::{test_name}")
     total = sum(by_file.values())
