@@ -218,7 +218,7 @@ integration: venv stage lab-build  ## integration tests against the local VIMs (
 	elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
 	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the OpenStack tests need tier 2; stop it (make lab-down) and run again"; openstack=1; \
 	fi; \
-	if [ $$openstack = 0 ]; then $(PYTEST) -n $(OPENSTACK_WORKERS) --dist loadgroup --junitxml=$(TIMES)-openstack.xml tests/integration/openstack; openstack=$$?; fi; \
+	if [ $$openstack = 0 ]; then $(PYTEST) -n $(OPENSTACK_WORKERS) --dist loadgroup --no-loadscope-reorder --junitxml=$(TIMES)-openstack.xml tests/integration/openstack; openstack=$$?; fi; \
 	if [ $$started = 1 ]; then $(OS_LAB) down; fi; \
 	wait $$k8s; k8s_rc=$$?; \
 	echo "---- tests/integration/k8s (ran side by side with the OpenStack tests) ----"; cat $(K8S_LOG); \
