@@ -165,8 +165,8 @@ SCENARIO = [
 
     # A heal of cnf1 whose runner hangs (stopped) while it waits for pods that cannot start; killed once failed.
     Setup("hold the namespace's pods", hold_pods(0)),
-    Setup("heal cnf1 in the background", {"nfv.vnflcm.vnf_heal": {"vnf_instance_name": "cnf1", "namespace": "tenant-a", "request": {}},
-                                           "async": 600, "poll": 0}),
+    Setup("heal cnf1 in the background", {
+        "nfv.vnflcm.vnf_heal": {"vnf_instance_name": "cnf1", "namespace": "tenant-a", "request": {}}, "async": 600, "poll": 0}),
     Setup("stop its runner", signal_runner("cnf1", "SIGSTOP", register="examples_stopped")),
     Example("vnf_lcm_op_occ", "Fail an operation whose runner hangs on a host that will not come back, without waiting for its lease",
             changed=True, state="FAILED", check=op_occ("HEAL")),

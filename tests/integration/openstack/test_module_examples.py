@@ -226,8 +226,8 @@ SCENARIO = [
     # From here on the instance runs the new package's interface scripts (the opt-in of Tacker's request): a marker file
     # makes change_external_connectivity_start fail, before anything is written.
     Example("vnf_change_ext_conn", "Show which CPs would move, and Heat's preview, without changing anything", check=moves("VDU2_CP1-0")),
-    Setup("make the change's start script fail", {"ansible.builtin.file": {"path": "{{ examples_markers }}/change_external_connectivity_start",
-                                                                          "state": "touch"}}),
+    Setup("make the change's start script fail", {
+        "ansible.builtin.file": {"path": "{{ examples_markers }}/change_external_connectivity_start", "state": "touch"}}),
     Setup("move VDU2's CP", like=MOVE, **FAILED_TEMP),
     Example("vnf_change_ext_conn", "Roll back a change that failed (FAILED_TEMP)", changed=True, state="ROLLED_BACK", check=op_occ("CHANGE_EXT_CONN")),
     Setup("let the start script pass", {"ansible.builtin.file": {"path": "{{ examples_markers }}/change_external_connectivity_start",
