@@ -197,7 +197,8 @@ lab-status: venv  ## show what runs
 
 # The Kubernetes tests and the OpenStack ones use different labs: they run side by side. The OpenStack tests run on
 # OPENSTACK_WORKERS pytest-xdist workers against one tier-2 lab, started here unless one is up and stopped at the end
-# only if started here: groups of files of about equal length (XDIST_GROUPS in tests/integration/openstack/conftest.py:
+# only if started here (then first emptied of the stacks and servers an earlier, killed run left in its warm databases:
+# tools/lab/openstack/purge.py): groups of files of about equal length (XDIST_GROUPS in tests/integration/openstack/conftest.py:
 # they wait on Heat and Nova most of the time). Every OpenStack test runs on tier 2 (the tier-1 stubs are checked on a
 # tier-1 lab of test_lab_lifecycle.py's own): a separate tier-1 run before tier 2 put 5-6 minutes on the critical path.
 # The Kubernetes files run on K8S_WORKERS pytest-xdist workers, a file to a worker: with no lab up each worker starts a
@@ -214,7 +215,7 @@ integration: venv stage lab-build  ## integration tests against the local VIMs (
 	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile --junitxml=$(TIMES)-k8s.xml tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
 	openstack=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
-	  $(OS_LAB) up --tier 2 && started=1 || openstack=$$?; \
+	  if $(OS_LAB) up --tier 2; then started=1; $(BIN)/python tools/lab/openstack/purge.py || true; else openstack=$$?; fi; \
 	elif [ "$$($(OS_LAB) status --json | $(BIN)/python -c 'import json, sys; print(json.load(sys.stdin)["tier"])')" != 2 ]; then \
 	  echo "integration: the running OpenStack lab is tier 1 (no Nova/Neutron): the OpenStack tests need tier 2; stop it (make lab-down) and run again"; openstack=1; \
 	fi; \
