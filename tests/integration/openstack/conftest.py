@@ -63,7 +63,14 @@ XDIST_GROUPS = {
     'test_vnf_heat_faults.py': 'faults',
     'test_vnf_heat_tacker_requests.py': 'faults',
     'test_vnf_heat_tacker_max.py': 'tacker-max',  # about 1 min, one VNF of its own
-    'test_vnf_heat_crash_sweep.py': 'tacker-max',  # the sampled crash sweep beside it, the shortest group
+    'test_vnf_heat_crash_sweep.py': 'tacker-max',  # the sampled crash sweep beside it
+    # ... but for its instantiate and change-of-package cases, a group of their own (together they made the longest
+    # group, 55 worker-min under load; the worker of each half counts the whole runs its cases need):
+    'test_vnf_heat_crash_sweep.py::test_a_kill_after_the_kth_write_to_heat_is_recovered[instantiate-k1-retry]': 'sweep-b',
+    'test_vnf_heat_crash_sweep.py::test_a_kill_after_the_kth_write_to_heat_is_recovered[instantiate-k2-retry]': 'sweep-b',
+    'test_vnf_heat_crash_sweep.py::test_a_kill_after_the_kth_write_to_heat_is_recovered[instantiate-k3-retry]': 'sweep-b',
+    'test_vnf_heat_crash_sweep.py::test_a_kill_after_the_kth_write_to_heat_is_recovered[change_pkg-k1-rollback]': 'sweep-b',
+    'test_vnf_heat_crash_sweep.py::test_a_kill_after_the_kth_write_to_heat_is_recovered[change_pkg-k1-retry]': 'sweep-b',
     'test_vnf_heat_lifecycle.py': 'lifecycle',
     'test_playbooks.py::test_every_playbook_on_a_vm_vnf[ansible-runner]': 'lifecycle',
     'test_heat_nova_neutron.py': 'lifecycle',
@@ -75,7 +82,7 @@ XDIST_GROUPS = {
 # --no-loadscope-reorder, so pytest-xdist hands the groups out in this order rather than by their number of tests,
 # which put the one-test groups (the name race, about 20 minutes under load, among them) last, running alone at the
 # end. A group not named here comes after these, in file order.
-LONGEST_FIRST = ('tacker-max', 'change-pkg', 'faults', 'lifecycle', 'playbooks', 'test_vnf_heat_name_race.py',
+LONGEST_FIRST = ('sweep-b', 'tacker-max', 'change-pkg', 'faults', 'lifecycle', 'playbooks', 'test_vnf_heat_name_race.py',
                  'test_vnf_heat_coordination.py', 'test_module_examples.py', 'asg-change', 'test_vnf_heat_user_data.py',
                  'test_secrets.py', 'test_vnf_heat_asg.py', 'asg-faults')
 
