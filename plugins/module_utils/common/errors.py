@@ -62,6 +62,10 @@ class ConflictError(VnfLcmError):
     """A concurrent writer won (resourceVersion / state-machine conflict)."""
 
 
+class RecordUnwritable(VnfLcmError):
+    """Where the record was to go cannot hold it: a new stack that Heat failed before it made the record's resource."""
+
+
 class VimError(VnfLcmError):
     """The VIM (Kubernetes API, Heat, Nova, ...) refused or failed a call."""
 

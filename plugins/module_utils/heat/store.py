@@ -29,7 +29,7 @@ import datetime
 import hashlib
 import json
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, RecordUnwritable, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
@@ -247,6 +247,10 @@ class HeatRecordStore(RecordStore):
         self.stack = {"stack_name": stack["stack_name"], "id": stack["id"]}
         self.pending = None
 
+    def detach(self):
+        """The stack attached cannot hold the record (:class:`RecordUnwritable`): the record is kept in memory again."""
+        self.stack = None
+
     def _write(self, instance, op_occs, version):
         state = op_occs[0]["operationState"] if op_occs else instance.get("instantiationState")
         details = {"id": SIGNAL_ID, "status": "SUCCESS", "data": encode(instance, op_occs, version),
@@ -274,16 +278,16 @@ class HeatRecordStore(RecordStore):
     def _record_resource_ready(self):
         status = self.stacks.resource_status(self.stack, RECORD_RESOURCE)
         if status.endswith("_FAILED"):
-            raise ConflictError("save", "the record of stack {0}".format(self.stack["stack_name"]),
-                                "its resource {0} is {1}".format(RECORD_RESOURCE, status))
+            raise RecordUnwritable("save", "the record of stack {0}".format(self.stack["stack_name"]),
+                                   "its resource {0} is {1}".format(RECORD_RESOURCE, status))
         if status.endswith("_COMPLETE") and not status.startswith(("INIT", "DELETE")):
             return True
         # A create that failed before Heat made the record resource never will: say Heat's reason now, not a timeout.
         current = self.stacks.get(self.stack)
         if current["stack_status"].endswith("_FAILED"):
-            raise ConflictError("save", "the record of stack {0}".format(self.stack["stack_name"]),
-                                "the stack is {0} before its resource {1} was made: {2}".format(
-                                    current["stack_status"], RECORD_RESOURCE, current.get("stack_status_reason")))
+            raise RecordUnwritable("save", "the record of stack {0}".format(self.stack["stack_name"]),
+                                   "the stack is {0} before its resource {1} was made: {2}".format(
+                                       current["stack_status"], RECORD_RESOURCE, current.get("stack_status_reason")))
         return False
 
     def delete(self, instance, version):

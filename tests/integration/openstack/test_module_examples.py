@@ -25,7 +25,7 @@ waiting options                             ``module_defaults`` for ``group/nfv.
 ``vnfc_password``                           a play variable (the operator's vault)
 ==========================================  ==============================================================================
 
-The scenario: an instantiate of vnf1 that Neutron refuses is rolled back, then vnf1 is instantiated, listed, scaled out
+The scenario: an instantiate of vnf1 whose end script fails is rolled back, then vnf1 is instantiated, listed, scaled out
 and back to level 0, described and relabelled, two of its VNFCs healed; its change of package is read and planned,
 tried with a coordination hook that refuses VDU1 (rolled back), made, and made again with Tacker's request and Python
 scripts (which opts in to the package's interface scripts); its external connectivity is planned, changed while an
@@ -194,11 +194,13 @@ def gone(result):
 
 SCENARIO = [
     Example("vnf_package_info", "Read a zipped package for instantiation, one flavour only", changed=False, check=zip_read),
-    # A subnet of another network for VDU2_CP1, through additionalParams.nfv (Heat's parameter, not checked up front): Neutron
-    # refuses the port while Heat creates the stack (a network Heat cannot find fails its validation, at times before the
-    # stack holds a record: no op occ then).
-    Setup("instantiate vnf1 with VDU2_CP1 on a subnet of another network: Neutron refuses the port", like=INSTANTIATE,
-          args={"request": {"additionalParams": {"nfv": {"CP": {"VDU2_CP1-0": {"fixed_ips": [{"subnet": "net1-subnet"}]}}}}}}, **FAILED_TEMP),
+    # The package's instantiate_end script fails (a marker file) once Heat created the stack: FAILED_TEMP, its record in
+    # the stack. (A failure inside Heat's create, a port Neutron refuses, may come before Heat made the record's resource:
+    # the run deletes its stack then and keeps nothing, no op occ to roll back.)
+    Setup("make instantiate's end script fail", {"ansible.builtin.file": {"path": "{{ examples_markers }}/instantiate_end", "state": "touch"}}),
+    Setup("instantiate vnf1 running the package's interface scripts: instantiate_end fails", like=INSTANTIATE,
+          args={"allow_package_scripts": True}, **FAILED_TEMP),
+    Setup("let the end script pass", {"ansible.builtin.file": {"path": "{{ examples_markers }}/instantiate_end", "state": "absent"}}),
     Example("vnf_lcm_op_occ", "Roll back a failed instantiate on OpenStack (deletes its stack)", changed=True, state="ROLLED_BACK",
             check=op_occ("INSTANTIATE")),
     Example(*INSTANTIATE, changed=True, state="COMPLETED"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
@@ -142,7 +142,17 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
         # The record goes into the stack at once: should this process die now, a later run finds both.
         store.attach(stack)
         metadata = {PRIVATE: private, "nfv": nfv, "stack_id": stack["id"], "stack_name": stack["stack_name"]}
-        progress.checkpoint(dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": metadata}))
+        try:
+            progress.checkpoint(dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": metadata}))
+        except RecordUnwritable as error:
+            # Heat failed the create before it made the record's resource, so no op occ can be kept there: the stack
+            # goes, and the instantiate ends as one whose create Heat refused (killed meanwhile: an orphan, deleted later).
+            store.detach()
+            progress["instance"] = instance
+            vim.stacks.delete(stack)
+            vim.stacks.wait_deleted(stack, waits.timeout)
+            error.add_reason("the stack is deleted and nothing is kept: instantiate again once the cause is fixed")
+            raise
         vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
         result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         if vim_connection:

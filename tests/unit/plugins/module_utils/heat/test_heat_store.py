@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, RecordUnwritable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import GRACE_SECONDS, claim_tags, read_claim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import (
@@ -239,3 +239,28 @@ def test_a_run_that_ends_before_its_stack_exists_lets_the_name_go():
     assert store.claim is not None
     store.save(INSTANCE, [dict(OCC, operationState="FAILED_TEMP")], 0)
     assert store.claim is None and stacks.list(name=name_tag("my vnf/1")) == []
+
+
+class FailedBeforeRecord(FakeStacks):
+    """A create Heat failed before it made the record's resource (a port Neutron refused came first)."""
+
+    def resource_status(self, stack, resource):
+        return "INIT_COMPLETE"
+
+    def get(self, stack):
+        return dict(self.stacks[stack["id"]], stack_status="CREATE_FAILED", stack_status_reason="Resource CREATE failed: BadRequest")
+
+
+def test_a_stack_failed_before_its_record_resource_is_no_takeover_and_the_run_ends_in_memory():
+    stacks = FailedBeforeRecord()
+    store = HeatRecordStore(stacks)
+    version = store.save(INSTANCE, [OCC], None)
+    store.attach(stacks.add(stack_name("i-1"), "s-1", stack_tags(INSTANCE)))
+    # Not a ConflictError: the lease keeper would take that for another run's takeover and record nothing.
+    with pytest.raises(RecordUnwritable) as failed:
+        store.save(INSTANCE, [OCC], version)
+    assert not isinstance(failed.value, ConflictError)
+    assert "CREATE_FAILED before its resource vnflcm_record was made: Resource CREATE failed: BadRequest" in failed.value.msg
+    store.detach()
+    store.save(INSTANCE, [dict(OCC, operationState="FAILED_TEMP")], version)
+    assert store.stack is None and store.claim is None and not [write for write in stacks.writes if write[0] == "signal"]
