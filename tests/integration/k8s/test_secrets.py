@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """No Kubernetes credential is ever printed: every module, every credential form kubernetes.core users give,
-at -vvvv with --diff in check mode, through ansible-playbook and ansible-runner (AWX's job events).
+at -vvvv with --diff in check mode, as an AWX job through ansible-runner: ansible-playbook's output and the job events.
 
 Forms that really authenticate on the lab: a ServiceAccount token (host + api_key), a client certificate
 inside an in-memory kubeconfig, an exec plugin (with a secret in its env) that prints the token, and the

@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """No OpenStack credential is ever printed: every module, every credential form openstack.cloud users give,
-at -vvvv with --diff in check mode, through ansible-playbook and ansible-runner (AWX's job events).
+at -vvvv with --diff in check mode, as an AWX job through ansible-runner: ansible-playbook's output and the job events.
 
 A Keystone user of its own (a random password) authenticates with a cloud dict (password), an application
 credential and a token; an AWX OpenStack credential (OS_CLIENT_CONFIG_FILE + OS_CLOUD) and Tacker's
