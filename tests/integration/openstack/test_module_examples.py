@@ -194,12 +194,12 @@ def gone(result):
 
 SCENARIO = [
     Example("vnf_package_info", "Read a zipped package for instantiation, one flavour only", changed=False, check=zip_read),
-    # The package's instantiate_end script fails (a marker file) once Heat created the stack: FAILED_TEMP, its record in
-    # the stack. (A failure inside Heat's create, a port Neutron refuses, may come before Heat made the record's resource:
-    # the run deletes its stack then and keeps nothing, no op occ to roll back.)
+    # The zipped package's instantiate_end script (with_sample_script) fails, its marker file set, once Heat created the
+    # stack: FAILED_TEMP, with its record in the stack. (A failure inside Heat's create, a port Neutron refuses, may come
+    # before Heat made the record's resource: the run deletes its stack then and keeps nothing, no op occ to roll back.)
     Setup("make instantiate's end script fail", {"ansible.builtin.file": {"path": "{{ examples_markers }}/instantiate_end", "state": "touch"}}),
     Setup("instantiate vnf1 running the package's interface scripts: instantiate_end fails", like=INSTANTIATE,
-          args={"allow_package_scripts": True}, **FAILED_TEMP),
+          args={"package": "/srv/packages/userdata_standard.zip", "allow_package_scripts": True}, **FAILED_TEMP),
     Setup("let the end script pass", {"ansible.builtin.file": {"path": "{{ examples_markers }}/instantiate_end", "state": "absent"}}),
     Example("vnf_lcm_op_occ", "Roll back a failed instantiate on OpenStack (deletes its stack)", changed=True, state="ROLLED_BACK",
             check=op_occ("INSTANTIATE")),
