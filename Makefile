@@ -212,7 +212,7 @@ K8S_LOG := $(CACHE_ROOT)/integration-k8s-$(RUN_KEY).log
 TIMES := $(CACHE_ROOT)/integration-times-$(RUN_KEY)
 integration: venv stage lab-build  ## integration tests against the local VIMs (a lab that is up is used, else one is started)
 	@set +e; start=$$(date +%s); \
-	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile --junitxml=$(TIMES)-k8s.xml tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
+	$(PYTEST) -n $(K8S_WORKERS) --dist loadfile --no-loadscope-reorder --junitxml=$(TIMES)-k8s.xml tests/integration/k8s > $(K8S_LOG) 2>&1 & k8s=$$!; \
 	openstack=0; started=0; \
 	if ! $(OS_LAB) status >/dev/null 2>&1; then \
 	  if $(OS_LAB) up --tier 2; then started=1; $(BIN)/python tools/lab/openstack/purge.py || true; else openstack=$$?; fi; \

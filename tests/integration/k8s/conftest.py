@@ -59,10 +59,13 @@ def _unavailable(reason: str):
 
 
 # `make integration` runs these files on pytest-xdist workers, a file to a worker (--dist loadfile), handed out in
-# collection order: the longest files first (--durations of a clean run, 2-9 min each), so that no worker is left
+# collection order (--no-loadscope-reorder: pytest-xdist would order them by their number of tests): the longest files
+# first (worker-minutes of a run, `python3 tools/test_times.py`: 5-10 min each under load), so that no worker is left
 # running one of them alone at the end.
-LONGEST_FIRST = ("test_secrets.py", "test_playbooks.py", "test_role_molecule.py", "test_role_secrets.py",
-                 "test_fleet_job_slicing.py", "test_tacker_cnf_flows.py", "test_cnf_bad_input.py")
+LONGEST_FIRST = ("test_tacker_cnf_flows.py", "test_role_secrets.py", "test_cnf_container_update.py", "test_role_molecule.py",
+                 "test_cnf_change_pkg.py", "test_secrets.py", "test_closed_loop.py", "test_playbooks.py", "test_cnf_faults.py",
+                 "test_cnf_lifecycle.py", "test_cnf_crash_sweep.py", "test_cnf_interface_scripts.py", "test_cnf_scale_to_level.py",
+                 "test_cnf_kills.py", "test_module_examples.py", "test_cnf_bad_input.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -76,6 +76,7 @@ XDIST_GROUPS = {
     'test_heat_nova_neutron.py': 'lifecycle',
     'test_vnf_heat_asg.py::test_min_package_change_rolls_the_group_members_one_at_a_time': 'asg-change',
     'test_vnf_heat_asg.py::test_min_package_scale_in_and_heal_killed_while_heat_updates_are_retried': 'asg-faults',
+    'test_vnf_heat_create_failed.py': 'asg-faults',
 }
 
 # The groups longest first (worker-minutes of a run, `python3 tools/test_times.py`): `make integration` passes

@@ -1,0 +1,48 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Tier 2: an instantiate whose stack Heat fails while creating it (Neutron refuses a port: a subnet of another network,
+through additionalParams.nfv, which Heat's preview does not check). Heat creates the record's resource beside the
+VNF's, so either may come first, and both endings are designed: the record came first, and the op occ is FAILED_TEMP
+with Heat's reason, rolled back by vnf_lcm_op_occ; or the port failed the stack before Heat made the record's resource,
+and the run deletes the stack it made and says Heat's reason (no op occ can be kept). Either way nothing is left, and
+the name instantiates once the request is fixed."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import name_tag
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, OLD, REQUEST, info_of, instantiate
+
+pytestmark = pytest.mark.tier2
+
+NEUTRON_REFUSES = "invalid subnet"
+
+
+def live_stacks(admin_conn, name):
+    return [stack.name for stack in admin_conn.orchestration.stacks(tags=name_tag(name)) if not stack.status.startswith("DELETE")]
+
+
+def test_a_create_heat_fails_ends_as_designed_whether_or_not_the_record_came_first(lab, admin_conn, ansible_task, packages, created):
+    name = "create-failed-" + uuid.uuid4().hex[:6]
+    package = os.path.join(packages, OLD)
+    refused_port = dict(REQUEST, additionalParams={"nfv": {"CP": {"VDU2_CP1-0": {"fixed_ips": [{"subnet": "net1-subnet"}]}}}})
+    failed = instantiate(ansible_task, package, name, refused_port)
+    assert failed.get("failed") and NEUTRON_REFUSES in failed["msg"], failed.get("msg")
+    assert "another run" not in failed["msg"], failed["msg"]
+    if "before its resource vnflcm_record was made" in failed["msg"]:
+        assert "the stack is deleted and nothing is kept" in failed["msg"], failed["msg"]
+    else:
+        assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("vnf_lcm_op_occ")
+        created.extend(live_stacks(admin_conn, name))
+        rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
+        assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert live_stacks(admin_conn, name) == []
+
+    done = instantiate(ansible_task, package, name, dict(REQUEST))
+    assert not done.get("failed") and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
+    created.append(info_of(done)["metadata"]["stack_name"])
