@@ -34,7 +34,9 @@ def test_a_create_heat_fails_ends_as_designed_whether_or_not_the_record_came_fir
     failed = instantiate(ansible_task, package, name, refused_port)
     assert failed.get("failed") and NEUTRON_REFUSES in failed["msg"], failed.get("msg")
     assert "another run" not in failed["msg"], failed["msg"]
-    if "before its resource vnflcm_record was made" in failed["msg"]:
+    port_first = "before its resource vnflcm_record was made" in failed["msg"]
+    print("Neutron's refusal came", "before the record: the stack was deleted" if port_first else "after the record: FAILED_TEMP")
+    if port_first:
         assert "the stack is deleted and nothing is kept" in failed["msg"], failed["msg"]
     else:
         assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("vnf_lcm_op_occ")
