@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where `make integration`'s time goes: the JUnit XML it keeps per part, summed per file (and, for the OpenStack part,
-per pytest-xdist group as tests/integration/openstack/conftest.py's XDIST_GROUPS makes them).
+per pytest-xdist group: --dist loadgroup writes each test's group into its name, `<test>@<group>`).
 
     python3 tools/test_times.py [XML ...]     # default: ~/.cache/nfv-vnflcm/integration-times-*.xml
 
@@ -8,47 +8,30 @@ Each part: its tests' summed time (what its workers spent), then its files or gr
 test time (setup, call and teardown) and leave out a worker's start and its session fixtures' teardown.
 """
 
-import ast
 import collections
 import glob
 import os
 import sys
 import xml.etree.ElementTree as ET
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OPENSTACK_CONFTEST = os.path.join(HERE, "..", "tests", "integration", "openstack", "conftest.py")
-
-
-def xdist_groups():
-    """XDIST_GROUPS of the OpenStack conftest, read without importing it (it needs pytest and the staged collection)."""
-    tree = ast.parse(open(OPENSTACK_CONFTEST).read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "XDIST_GROUPS":
-            return ast.literal_eval(node.value)
-    return {}
-
-
-def group_of(file_name, test_name, groups):
-    return groups.get(f"{file_name}::{test_name}") or groups.get(file_name) or file_name
-
-
 def cases(path):
-    """(file, test, group or None, seconds, failed) of each test case; --dist loadgroup names a test `<name>@<group>`."""
+    """(file, test, group, seconds, failed) of each test case: --dist loadgroup names a test `<name>@<group>`; a test
+    without one is its file's (--dist loadfile)."""
     for case in ET.parse(path).getroot().iter("testcase"):
         file_name = case.get("classname", "").rsplit(".", 1)[-1] + ".py"
         test_name, _, group = case.get("name", "").partition("@")
         failed = case.find("failure") is not None or case.find("error") is not None
-        yield file_name, test_name, group or None, float(case.get("time") or 0), failed
+        yield file_name, test_name, group or file_name, float(case.get("time") or 0), failed
 
 
-def report(path, groups):
+def report(path):
     by_file = collections.Counter()
     by_group = collections.Counter()
     count, failed = 0, []
     for file_name, test_name, group, seconds, bad in cases(path):
         count += 1
         by_file[file_name] += seconds
-        by_group[group or group_of(file_name, test_name, groups)] += seconds
+        by_group[group] += seconds
         if bad:
             failed.append(f"{file_name}::{test_name}")
     total = sum(by_file.values())
@@ -65,9 +48,8 @@ def main(argv):
     if not paths:
         print("no JUnit XML: run `make integration` first")
         return 1
-    groups = xdist_groups()
     for path in paths:
-        report(path, groups)
+        report(path)
     return 0
 
 

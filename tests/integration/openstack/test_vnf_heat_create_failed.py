@@ -15,16 +15,11 @@ import uuid
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import name_tag
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, OLD, REQUEST, info_of, instantiate
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, OLD, REQUEST, info_of, instantiate, stacks_of_instance
 
 pytestmark = pytest.mark.tier2
 
 NEUTRON_REFUSES = "invalid subnet"
-
-
-def live_stacks(admin_conn, name):
-    return [stack.name for stack in admin_conn.orchestration.stacks(tags=name_tag(name)) if not stack.status.startswith("DELETE")]
 
 
 def test_a_create_heat_fails_ends_as_designed_whether_or_not_the_record_came_first(lab, admin_conn, ansible_task, packages, created):
@@ -40,10 +35,10 @@ def test_a_create_heat_fails_ends_as_designed_whether_or_not_the_record_came_fir
         assert "the stack is deleted and nothing is kept" in failed["msg"], failed["msg"]
     else:
         assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("vnf_lcm_op_occ")
-        created.extend(live_stacks(admin_conn, name))
+        created.extend(stacks_of_instance(admin_conn, name))
         rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
         assert not rolled.get("failed") and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
-    assert live_stacks(admin_conn, name) == []
+    assert stacks_of_instance(admin_conn, name) == []
 
     done = instantiate(ansible_task, package, name, dict(REQUEST))
     assert not done.get("failed") and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
