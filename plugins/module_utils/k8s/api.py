@@ -24,8 +24,10 @@ import time
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import retry_seconds
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import lean_import
 
 try:
+    lean_import.prepare()
     from kubernetes.client.rest import ApiException
     from urllib3.exceptions import HTTPError as Urllib3Error
 except ImportError:  # handled by the module's requirement check

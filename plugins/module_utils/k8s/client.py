@@ -12,8 +12,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import WORKERS
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import lean_import
 
 try:
+    lean_import.prepare()
     from kubernetes import client as k8s_client
     from kubernetes import config as k8s_config
     from kubernetes.config.config_exception import ConfigException
