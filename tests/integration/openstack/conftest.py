@@ -81,11 +81,11 @@ XDIST_GROUPS = {
 
 # The groups longest first (worker-minutes of a run, `python3 tools/test_times.py`): `make integration` passes
 # --no-loadscope-reorder, so pytest-xdist hands the groups out in this order rather than by their number of tests,
-# which put the one-test groups (the name race, about 20 minutes under load, among them) last, running alone at the
-# end. A group not named here comes after these, in file order.
-LONGEST_FIRST = ('sweep-b', 'tacker-max', 'change-pkg', 'faults', 'lifecycle', 'playbooks', 'test_vnf_heat_name_race.py',
-                 'test_vnf_heat_coordination.py', 'test_module_examples.py', 'asg-change', 'test_vnf_heat_user_data.py',
-                 'test_secrets.py', 'test_vnf_heat_asg.py', 'asg-faults')
+# which put the one-test groups (the name race among them) last, running alone at the end. A group not named here
+# comes after these, in file order.
+LONGEST_FIRST = ('lifecycle', 'change-pkg', 'faults', 'sweep-b', 'playbooks', 'test_module_examples.py', 'tacker-max',
+                 'test_vnf_heat_user_data.py', 'test_vnf_heat_coordination.py', 'test_vnf_heat_name_race.py', 'asg-change',
+                 'asg-faults', 'test_vnf_heat_server_in_error.py', 'test_vnf_heat_closed_loop.py', 'test_vnf_heat_asg.py')
 
 
 def xdist_group_of(item):

@@ -36,7 +36,9 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
 
 pytestmark = pytest.mark.tier2
 
-PAIRS = 50
+# Each pair is a real race at the record's first write, checked whole (0 duplicates, no claim left, the loser names the
+# winner); 50 pairs took a worker 27 minutes of the suite on a busy lab for no outcome 20 do not show.
+PAIRS = 20
 SERVERLESS_HOT = """heat_template_version: 2013-05-23
 description: sample3 without servers (the race is at the record's first write, not in Nova)
 parameters:
