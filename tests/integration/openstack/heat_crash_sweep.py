@@ -235,7 +235,11 @@ class HeatSweep:
     # -- the sweep ----------------------------------------------------------------------------------
 
     def gated_args(self, args, gate):
-        return dict(args, cloud=gate.cloud(self.cloud))
+        # A lease renewal is a write to the record too: the default lease (120 s) renews every 40 s, and on a busy lab
+        # one came between a heal's marks and its update (Nova took that long to delete a server in ERROR), so the
+        # k-th write of the killed run was not the counted run's. 900 s renews after every case's run has ended;
+        # the recovery needs no expiry (a killed runner's process is gone: lcm/lease.py).
+        return dict(args, cloud=gate.cloud(self.cloud), lease_seconds=900)
 
     def count(self, operation):
         """A whole run counted by the gate: ``{"writes": [...], "before": snapshot, "after": snapshot}`` (kept)."""
