@@ -29,8 +29,8 @@ HERE = Path(__file__).resolve().parent
 CACHE = Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'nfv-vnflcm' / 'openstack-lab'
 PIN_FILES = ['upper-constraints.txt', 'requirements-tier1.txt', 'requirements-tier2.txt',
              'fakes/pyproject.toml', 'fakes/nfvlab_fakemech.py', 'fakes/nfvlab_fakecinder.py']
-# libmariadb-dev and pkg-config build mysqlclient: the services' database driver in C (PyMySQL, pure
-# Python, was most of Neutron's and Heat's CPU time).
+# libmariadb-dev and pkg-config build mysqlclient: the services' database driver in C (PyMySQL parses
+# every result in Python).
 APT_PACKAGES = ['rabbitmq-server', 'mariadb-server', 'libmariadb-dev', 'pkg-config']
 RABBIT_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server'
 PASSWORD = 'secret'
