@@ -42,14 +42,16 @@ def prepare():
     root = list(spec.submodule_search_locations)[0]
     client = os.path.join(root, "client")
     models = os.path.join(client, "models")
+    paths = (root, client, models)
     try:
-        sources = [init_source(path) for path in (root, client, models)]
+        sources = [init_source(path) for path in paths]
     except OSError:
         return
-    if not all(name in exports_of(sources[1]) for name in NEEDED):
+    exports = [exports_of(source) for source in sources]
+    if not all(name in exports[1] for name in NEEDED):
         return
-    for name, path, source in zip(PACKAGES, (root, client, models), sources):
-        sys.modules[name] = stand_in(name, path, exports_of(source), VERSION.search(source))
+    for name, path, source, exported in zip(PACKAGES, paths, sources, exports):
+        sys.modules[name] = stand_in(name, path, exported, VERSION.search(source))
 
 
 def init_source(package_dir):
