@@ -85,7 +85,8 @@ def test_a_change_killed_after_its_first_vnfc_is_retried_to_the_end(lab, admin_c
 
 def test_heat_connections_cut_while_a_scale_waits_are_ridden_out(lab, admin_conn, ansible_task):
     """The module reaches Heat through a proxy (a Keystone region of its own whose Heat endpoint is the proxy);
-    once the update is sent, every open connection is reset again and again, then Heat resets every new one for 5 s."""
+    once the update is sent, Heat resets every connection until the module has met it, and 3 s more, then every
+    open connection is reset again and again."""
     endpoint = admin_conn.orchestration.get_endpoint()
     port = int(endpoint.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
     with TcpProxy("127.0.0.1", port) as proxy, region_via(admin_conn, "orchestration", port, proxy.port) as region:
@@ -100,13 +101,17 @@ def test_heat_connections_cut_while_a_scale_waits_are_ridden_out(lab, admin_conn
             return admin_conn.orchestration.find_stack(stack_name).status == "UPDATE_IN_PROGRESS"
 
         wait_for(updating, "the scale's stack update", timeout=300, sleep=0.2)
+        # The refusal starts while the update runs and lasts until the module has met it: the module cannot see the
+        # update end without a read through the proxy, however soon Heat ends it (a fixed 5 s once came too late).
+        proxy.refuse(120)
+        wait_for(lambda: proxy.stats()["refused"] > 0 or task.process.poll() is not None, "a refused connection", timeout=120)
+        time.sleep(3)  # its retries meet the refusal too
+        proxy.refuse(0, drop_open=False)
+        assert proxy.stats()["refused"] > 0, (proxy.stats(), task.wait())
         for _round in range(5):
             proxy.drop()
             time.sleep(0.5)
-        # Longer than the module's poll interval: its reads meet a Heat that resets every connection.
-        proxy.refuse(5)
         done = task.wait()
-        assert proxy.stats()["refused"] > 0, proxy.stats()
     assert not done.get("failed"), done.get("msg")
     assert done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     assert len([item for item in info_of(done)["vnfcResourceInfo"] if item["vduId"] == "VDU1"]) == 2
