@@ -256,14 +256,16 @@ def record_failure(keeper, operation, current, others, progress, error, now):
     failure = as_collection_error(error, operation)
     failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, failure.msg))
     failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
+    instance = progress.get("instance", operation.instance_while_running)
     try:
-        keeper.save(progress.get("instance", operation.instance_while_running), [failed] + others)
+        keeper.save(instance, [failed] + others)
     except BaseException as save_error:  # noqa: B902 - the failure itself must still reach the user
         failure.add_reason("and it could not be recorded FAILED_TEMP ({0}); the op occ stays {1} until its lease expires at {2}".format(
             describe_exception(save_error), current["operationState"], (keeper.op_occ or {}).get(lease.LEASE, {}).get("expiresAt")))
     # A snapshot: the error may carry ``progress`` itself, and a result must not contain itself.
     extra = {} if failure.result is progress else failure.result
-    failure.result = dict(extra, changed=True, vnf_lcm_op_occ=failed, progress=progress.snapshot(), plan=operation.plan)
+    # The instance as recorded with the FAILED_TEMP op occ: what a retry, rollback or fail starts from.
+    failure.result = dict(extra, changed=True, vnf_instance=instance, vnf_lcm_op_occ=failed, progress=progress.snapshot(), plan=operation.plan)
     return failure
 
 

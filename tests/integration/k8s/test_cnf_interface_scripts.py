@@ -88,6 +88,8 @@ def test_scripts_run_inside_each_operation_and_a_failing_end_script_is_failed_te
     assert failed.get("failed") and "Vnflcm.scale_end script Scripts/sample_script.py" in failed["msg"], failed.get("msg")
     assert "the test made scale_end fail" in failed["msg"]
     assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP" and replicas(kube, k8s_namespace) == 3
+    # The instance as recorded with the FAILED_TEMP op occ comes back too.
+    assert failed["vnf_instance"]["id"] == failed["vnf_lcm_op_occ"]["vnfInstanceId"] and failed["vnf_instance"]["instantiationState"] == "INSTANTIATED"
     assert ran(marks)[-2:] == ["scale_start", "scale_end"]
     before = len(ran(marks))
     rolled = ansible_task("vnf_lcm_op_occ", dict(on_instance, action="rollback"))

@@ -107,6 +107,8 @@ def test_failure_leaves_failed_temp_with_what_was_done():
     assert result["progress"] == {"created": ["Deployment vdu1"], "op_occ_id": result["vnf_lcm_op_occ"]["id"]}
     assert result["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
     assert "timed out after 5s" in result["vnf_lcm_op_occ"]["error"]["detail"]
+    # The instance as recorded beside the FAILED_TEMP op occ, as a successful run returns it.
+    assert result["vnf_instance"] == store.writes[-1][1]
 
 
 def test_an_unfinished_operation_blocks_a_new_one():
