@@ -35,7 +35,8 @@ description:
   - Before its first write the module keeps what it replaces (ConfigMap/Secret content
     included) in the Secret C(vnflcm-<instance id>-rollback) of the VNF's namespace, so a
     FAILED_TEMP operation can be rolled back with M(nfv.vnflcm.vnf_lcm_op_occ). It is deleted
-    when the operation completes, is rolled back or is failed.
+    when the operation completes, is rolled back or is failed; if the module is killed between the record
+    of its end and that delete, M(nfv.vnflcm.vnf_terminate) deletes it with the VNF.
   - A re-run with nothing left to change changes nothing (C(changed=false)).
   - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
     O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,

@@ -149,6 +149,8 @@ class Sweep:
         # {operation: [namespaces in the state it starts from]}: what a rolled back case, a heal or a terminate left.
         self.reusable = {}
         self.share = False
+        # Namespaces whose instance a case terminated: no operation starts from them.
+        self.used_up = set()
 
     def auth(self, namespace, instance_id=None):
         args = {"kubeconfig": self.kubeconfig, "namespace": namespace, "wait_timeout": 120, "wait_sleep": 1}
@@ -246,7 +248,7 @@ class Sweep:
         result.problems = self.recover(operation, branch, namespace, args, instance, occs, counted)
         result.passed = not result.problems
         result.seconds = time.monotonic() - started
-        if result.passed and self.share:
+        if result.passed and self.share and namespace not in self.used_up:
             self.keep(operation, branch, namespace)
         return result
 
@@ -282,7 +284,7 @@ class Sweep:
             problems.append("op occ {0} {1}, expected {2}".format(head.get("operation"), head.get("operationState"), expected_state))
         if completed and operation in KEEPS_ROLLBACK_DATA:
             # Killed between the record of its end and the deletion of its rollback data: that data may be left, as
-            # the op occ has ended; the instance's next change replaces it, vnf_delete removes it with the record.
+            # the op occ has ended; the instance's next change replaces it, and a terminate removes it (checked after).
             live = snapshot(self.kube, namespace)["objects"]
             expected = dict(expected, objects={key: value for key, value in expected["objects"].items() if key != ROLLBACK_DATA})
             if ROLLBACK_DATA in live:
@@ -296,7 +298,18 @@ class Sweep:
                      "the state expected", timeout=SETTLE, sleep=1)
         except AssertionError:
             problems.extend(differences(self.compared(namespace, expected), expected) + record_vs_live(self.kube, namespace))
+        if not problems and ROLLBACK_DATA in expected["objects"]:
+            problems.extend(self.terminated_without_rollback_data(namespace, instance["id"]))
         return problems
+
+    def terminated_without_rollback_data(self, namespace, instance_id):
+        """The rollback data a run killed after its end record left goes with the VNF: a terminate removes it."""
+        self.used_up.add(namespace)
+        done = self.run("vnf_terminate", self.auth(namespace, instance_id))
+        if done.get("failed"):
+            return ["terminate after the left rollback data failed: {0}".format(str(done.get("msg"))[:400])]
+        left = ROLLBACK_DATA in snapshot(self.kube, namespace)["objects"]
+        return ["the rollback data outlived the terminate"] if left else []
 
     def compared(self, namespace, expected):
         actual = snapshot(self.kube, namespace)

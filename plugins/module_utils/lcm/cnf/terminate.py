@@ -24,6 +24,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_delete
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
@@ -91,6 +92,9 @@ def plan_terminate(api, store, found, request, waits=None):
         except DeletionStalled as error:
             error.add_reason(STALLED_NEXT.format(instance["id"]))
             raise
+        # What a container update or a change of package kept for its rollback (Secret data included) when its run was
+        # killed between its end record and removing it: no rollback can come once the VNF is gone.
+        drop_rollback(api, instance)
         result = dict(without_instantiated_info(instance), instantiationState=NOT_INSTANTIATED)
         # The record lives in the namespace: when that goes, so does the record.
         progress["delete_record"] = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)

@@ -14,6 +14,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import claims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import ownership_labels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled, left_of, pod_grace, wait_deleted
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
@@ -162,6 +163,14 @@ def test_terminate_deletes_the_claims_of_a_statefulset_without_a_policy_after_it
     assert kube.deletes == ["StatefulSet/vdu5", "PersistentVolumeClaim/www-vdu5-1", "PersistentVolumeClaim/www-vdu5-0"]
     assert result["instantiationState"] == "NOT_INSTANTIATED" and "instantiatedVnfInfo" not in result
     assert ("PersistentVolumeClaim", NS, "www-other-0") in kube.objects
+
+
+def test_terminate_removes_the_rollback_data_a_killed_run_left_after_its_end_record():
+    kept = rollback_secret(VNF, NS, "occ-of-a-completed-update", {"secrets": {"s1": {"password": "c2VjcmV0"}}})
+    sts = statefulset(templates=())
+    kube = FakeKube(sts, kept)
+    planned(kube, instance(sts)).execute({})
+    assert kube.deletes == ["StatefulSet/vdu5", "Secret/" + kept["metadata"]["name"]] and not kube.objects
 
 
 def test_a_statefulset_that_retains_its_claims_keeps_them_and_the_plan_says_why():
