@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import KUBERNETES, OPENSTACK, main_for, require_client, vim_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import check_sizes
 
 __all__ = ("KUBERNETES", "OPENSTACK", "module_main", "run_module", "with_conversions")
 
@@ -25,6 +26,8 @@ def module_main(operation, run_on, argument_spec, arg_groups, **module_kwargs):
 
 
 def run_module(module, run_on):
+    # Before the request is read at all (its vimConnectionInfo may be how the module connects).
+    check_sizes(module.params.get("request"), "module options", "request")
     # The VIM's client library is checked before anything of its path is imported.
     target = vim_of(module.params)
     require_client(module, target)

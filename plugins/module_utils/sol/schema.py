@@ -77,14 +77,44 @@ def map_of(element, required=False, min_items=0, list_key=None, nullable=False):
     return Field(MAP, required, element=element, min_items=min_items, list_key=list_key, nullable=nullable)
 
 
+# Bounds on a request, whatever its schema says (free-form parts such as accessInfo and additionalParams included): no
+# field of SOL003 or Tacker needs more than a PEM chain or a token in one string (Tacker's API takes 112 KiB bodies).
+MAX_STRING_CHARS = 64 * 1024
+MAX_DOCUMENT_CHARS = 1024 * 1024
+
+
+def check_sizes(document, what, path=""):
+    """ValidationError naming the first string (value or key) over MAX_STRING_CHARS, or the document when all its strings
+    together are over MAX_DOCUMENT_CHARS; only lengths are named, never the text (it may be a password)."""
+    total, pending = 0, [(path, document)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                key = str(key)
+                if len(key) > MAX_STRING_CHARS:
+                    raise ValidationError(what, where or None, "has a key of {0} characters, more than the limit of {1}".format(len(key), MAX_STRING_CHARS))
+                total += len(key)
+                pending.append((field_path(where, key), item))
+        elif isinstance(value, (list, tuple)):
+            pending.extend((field_path(where, index), item) for index, item in enumerate(value))
+        elif isinstance(value, str):
+            if len(value) > MAX_STRING_CHARS:
+                raise ValidationError(what, where or None, "is {0} characters long, more than the limit of {1}".format(len(value), MAX_STRING_CHARS))
+            total += len(value)
+        if total > MAX_DOCUMENT_CHARS:
+            raise ValidationError(what, path or None, "holds more than {0} characters of text in all, the limit".format(MAX_DOCUMENT_CHARS))
+
+
 def validate(document, schema, what, strict=True, path=""):
     """Check ``document`` against ``schema``; return a normalised deep copy.
 
     ``what`` names the document in error messages (e.g. ``InstantiateVnfRequest``).
     ``strict`` rejects keys a typed object does not declare (typos such as ``flavorId``);
     free-form objects (additionalParams, extensions, ...) are never checked inside.
-    ``path`` prefixes reported fields when ``document`` is part of a larger one.
+    ``path`` prefixes reported fields when ``document`` is part of a larger one. Sizes are bounded first (check_sizes).
     """
+    check_sizes(document, what, path)
     return _check_struct(document, struct(schema), path, _Context(what, strict))
 
 

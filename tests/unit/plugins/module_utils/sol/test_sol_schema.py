@@ -9,7 +9,10 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import (
+    MAX_DOCUMENT_CHARS,
+    MAX_STRING_CHARS,
     boolean,
+    check_sizes,
     field_path,
     integer,
     json_type_name,
@@ -115,3 +118,22 @@ def test_field_path(parent, key, expected):
 ])
 def test_json_type_name(value, name):
     assert json_type_name(value) == name
+
+
+def test_a_string_over_the_bound_is_named_by_its_length_never_its_text_even_inside_free_form_objects():
+    secret = "s" * (MAX_STRING_CHARS + 1)
+    error = error_of({"free": {"accessInfo": {"password": secret}}, "items": [{"name": "a"}]})
+    assert error.field == "free.accessInfo.password" and "is {0} characters long".format(MAX_STRING_CHARS + 1) in error.msg
+    assert "sss" not in error.msg
+    error = error_of({"items": [{"name": "a"}], "free": {"k" * (MAX_STRING_CHARS + 1): 1}})
+    assert error.field == "free" and "has a key of" in error.msg
+    # At the bound it is taken.
+    assert validate({"items": [{"name": "x" * MAX_STRING_CHARS}]}, SCHEMA, "Thing")["items"][0]["name"] == "x" * MAX_STRING_CHARS
+
+
+def test_a_document_whose_strings_together_are_over_the_bound_is_refused():
+    many = ["x" * MAX_STRING_CHARS] * (MAX_DOCUMENT_CHARS // MAX_STRING_CHARS + 1)
+    with pytest.raises(ValidationError, match="holds more than {0} characters of text in all".format(MAX_DOCUMENT_CHARS)) as raised:
+        check_sizes({"additionalParams": {"files": many}}, "InstantiateVnfRequest", "request")
+    assert raised.value.field == "request"
+    check_sizes({"additionalParams": {"files": many[:-2]}}, "InstantiateVnfRequest", "request")
