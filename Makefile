@@ -115,7 +115,7 @@ matrix: venv stage  ## unit tests and ansible-test sanity on each other supporte
 	  pip_version=$$(grep -oE "^        pip='[0-9.]+'" $$venv/lib/python3*/site-packages/ansible_test/_internal/python_requirements.py | head -1 | grep -oE '[0-9.]+'); \
 	  mkdir -p $(HOME)/.ansible/test/cache && cp tools/ansible-test/get_pip.py $(HOME)/.ansible/test/cache/get_pip_$${pip_version//./_}.py; \
 	  start=$$(date +%s); \
-	  unit=0; (cd $(STAGE) && PATH=$$venv/bin:$$PATH PYTHONPATH=$(STAGE_ROOT) NFV_FIXTURES_DIR=$(FIXTURES) $$venv/bin/python -m pytest -q -p no:cacheprovider tests/unit | tail -1) || unit=$$?; \
+	  unit=0; (cd $(STAGE) && PATH=$$venv/bin:$$PATH PYTHONPATH=$(STAGE_ROOT) NFV_FIXTURES_DIR=$(FIXTURES) $$venv/bin/python -m pytest -q -p no:cacheprovider -rfE tests/unit | grep -E '^(FAILED|ERROR) |[0-9]+ (passed|failed)') || unit=$$?; \
 	  middle=$$(date +%s); \
 	  sanity=0; (cd $(STAGE) && PATH=$$venv/bin:$$PATH $$venv/bin/ansible-test sanity --requirements --python 3.11 --color no $(MATRIX_SANITY_SKIP) 2>&1 | { grep -Ev '^(Running sanity test|Sanity test using )' || true; }) || sanity=$$?; \
 	  end=$$(date +%s); \
