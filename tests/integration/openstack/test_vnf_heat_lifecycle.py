@@ -402,7 +402,9 @@ def test_failed_create_is_failed_temp_with_heats_reason_then_rolled_back(lab, ad
     occ = result["vnf_lcm_op_occ"]
     assert occ["operationState"] == "FAILED_TEMP"
     assert "Failed to create stack" in occ["error"]["detail"] and "VDU2_CP1" in occ["error"]["detail"], occ["error"]
-    assert assert_conforms(result) == 1 and sorted(occ["_links"]) == ["fail", "retry", "rollback", "self", "vnfInstance"]
+    # The FAILED_TEMP op occ and the instance as recorded with it.
+    assert assert_conforms(result) == 2 and sorted(occ["_links"]) == ["fail", "retry", "rollback", "self", "vnfInstance"]
+    assert result["vnf_instance"]["id"] == occ["vnfInstanceId"]
     listed = ansible_task("vnf_info", {"cloud": CLOUD, "vnf_instance_name": name})
     assert_conforms(listed)
     assert [item["operationState"] for item in listed["vnf_lcm_op_occs"]] == ["FAILED_TEMP"]
