@@ -25,9 +25,14 @@ def module_main(operation, run_on, argument_spec, arg_groups, **module_kwargs):
     main_for(operation, lambda module, _operation: run_module(module, run_on), argument_spec, arg_groups, **module_kwargs)
 
 
+# The module options that hold a request: bounded here, once, for every path that reads them after.
+REQUEST_OPTIONS = ("request", "create_request")
+
+
 def run_module(module, run_on):
-    # Before the request is read at all (its vimConnectionInfo may be how the module connects).
-    check_sizes(module.params.get("request"), "module options", "request")
+    # Before a request is read at all (its vimConnectionInfo may be how the module connects).
+    for option in REQUEST_OPTIONS:
+        check_sizes(module.params.get(option), "module options", option)
     # The VIM's client library is checked before anything of its path is imported.
     target = vim_of(module.params)
     require_client(module, target)

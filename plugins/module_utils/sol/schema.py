@@ -112,9 +112,9 @@ def validate(document, schema, what, strict=True, path=""):
     ``what`` names the document in error messages (e.g. ``InstantiateVnfRequest``).
     ``strict`` rejects keys a typed object does not declare (typos such as ``flavorId``);
     free-form objects (additionalParams, extensions, ...) are never checked inside.
-    ``path`` prefixes reported fields when ``document`` is part of a larger one. Sizes are bounded first (check_sizes).
+    ``path`` prefixes reported fields when ``document`` is part of a larger one. Sizes are not checked here: a
+    module bounds every request it is given once, on entry (check_sizes in lcm/vim.py).
     """
-    check_sizes(document, what, path)
     return _check_struct(document, struct(schema), path, _Context(what, strict))
 
 

@@ -51,6 +51,20 @@ def test_each_module_names_its_operations_run_on_either_vim(monkeypatch):
     assert vnf_scale.run_on(OPENSTACK) is vm_scale.run_scale and vnf_scale_to_level.run_on(OPENSTACK) is vm_scale.run_scale_to_level
 
 
+@pytest.mark.parametrize("option", ["request", "create_request"])
+def test_every_request_a_module_takes_is_bounded_before_the_vim_is_chosen(option):
+    from types import SimpleNamespace
+
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import run_module
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import MAX_STRING_CHARS
+
+    secret = "s" * (MAX_STRING_CHARS + 1)
+    module = SimpleNamespace(params={option: {"vimConnectionInfo": {"v": {"accessInfo": {"password": secret}}}}})
+    with pytest.raises(ValidationError) as raised:
+        run_module(module, run_on=lambda vim: pytest.fail("the VIM was chosen"))
+    assert raised.value.field == option + ".vimConnectionInfo.v.accessInfo.password" and "sss" not in raised.value.msg
+
+
 UNFINISHED = ({"id": "i1"}, [{"id": "o1", "operation": "TERMINATE", "operationState": "FAILED_TEMP"}], "7")
 
 
