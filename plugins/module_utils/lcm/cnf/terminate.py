@@ -23,6 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_delete
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
@@ -85,6 +86,12 @@ def plan_terminate(api, store, found, request, waits=None):
         plan["volume_claims"] = shown_claims(claims)
     if leftovers:
         plan["note"] = "not instantiated: deleting what a failed instantiate left (or a terminate that was failed)"
+    # What a container update or a change of package kept for its rollback (Secret data included) when its run was
+    # killed between its end record and removing it: no rollback can come once the VNF is gone. Read, so that a
+    # terminate with none (the usual case) makes no write for it.
+    rollback_left = api.get("v1", "Secret", rollback_name(instance["id"]), namespace) is not None
+    if rollback_left:
+        plan["rollback_data"] = "deleted: Secret {0}, left by an operation killed after its end".format(rollback_name(instance["id"]))
 
     def execute(progress):
         try:
@@ -92,9 +99,8 @@ def plan_terminate(api, store, found, request, waits=None):
         except DeletionStalled as error:
             error.add_reason(STALLED_NEXT.format(instance["id"]))
             raise
-        # What a container update or a change of package kept for its rollback (Secret data included) when its run was
-        # killed between its end record and removing it: no rollback can come once the VNF is gone.
-        drop_rollback(api, instance)
+        if rollback_left:
+            drop_rollback(api, instance)
         result = dict(without_instantiated_info(instance), instantiationState=NOT_INSTANTIATED)
         # The record lives in the namespace: when that goes, so does the record.
         progress["delete_record"] = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)

@@ -87,7 +87,7 @@ class FakeKube:
     deleted and stays); deleting a StatefulSet lets the garbage collector take the claims it owns."""
 
     def __init__(self, *objects):
-        self.objects, self.version, self.deletes, self.lists = {}, 0, [], 0
+        self.objects, self.version, self.deletes, self.lists, self.missed_deletes = {}, 0, [], 0, []
         for obj in objects:
             self.put(copy.deepcopy(obj))
 
@@ -106,6 +106,7 @@ class FakeKube:
     def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None, resource_version=None):
         obj = self.objects.get((kind, namespace, name))
         if obj is None:
+            self.missed_deletes.append("{0}/{1}".format(kind, name))
             return False
         self.deletes.append("{0}/{1}".format(kind, name))
         if kind == "StatefulSet":
@@ -169,8 +170,19 @@ def test_terminate_removes_the_rollback_data_a_killed_run_left_after_its_end_rec
     kept = rollback_secret(VNF, NS, "occ-of-a-completed-update", {"secrets": {"s1": {"password": "c2VjcmV0"}}})
     sts = statefulset(templates=())
     kube = FakeKube(sts, kept)
-    planned(kube, instance(sts)).execute({})
+    operation = planned(kube, instance(sts))
+    assert operation.plan["rollback_data"].startswith("deleted: Secret " + kept["metadata"]["name"])
+    operation.execute({})
     assert kube.deletes == ["StatefulSet/vdu5", "Secret/" + kept["metadata"]["name"]] and not kube.objects
+
+
+def test_a_terminate_with_no_rollback_data_left_sends_no_delete_for_it():
+    sts = statefulset(templates=())
+    kube = FakeKube(sts)
+    operation = planned(kube, instance(sts))
+    assert "rollback_data" not in operation.plan
+    operation.execute({})
+    assert kube.deletes == ["StatefulSet/vdu5"] and kube.missed_deletes == []
 
 
 def test_a_statefulset_that_retains_its_claims_keeps_them_and_the_plan_says_why():
