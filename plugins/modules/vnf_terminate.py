@@ -144,6 +144,8 @@ plan:
     - The objects to delete, in deletion order (C(delete)).
     - "Kubernetes: C(volume_claims), the claims of the StatefulSets' volumeClaimTemplates, each with C(name),
       C(namespace), C(statefulset), C(action) (V(delete), V(deleted by Kubernetes) or V(keep)) and C(why)."
+    - "Kubernetes: C(rollback_data), only when a container update or a change of package was killed after its end
+      record and left the data kept for its rollback: the Secret that terminate deletes."
   returned: always
   type: dict
 vnf_instance:
