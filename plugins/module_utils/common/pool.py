@@ -6,7 +6,8 @@
 Results come back in input order; the failure raised is the first in input order, as it was raised in its
 worker thread; each worker thread runs under the caller's retry budget (common/deadline.py), and the
 caller's activity note names the call that failed (common/activity.py).
-Once a call has failed, no call that has not started yet is made (a loop would have stopped there too).
+Once a call's failure is recorded, no call that has not started yet is made (a loop would have stopped there too);
+a call another worker takes in the instant between that call raising and its failure being recorded still runs.
 """
 
 from __future__ import annotations
