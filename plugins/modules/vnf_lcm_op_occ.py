@@ -40,6 +40,10 @@ description:
     each, with C(rollback=true); none with O(skip_coordination=true)) to the previous template, nested files and
     C(nfv), and restores the record."
   - C(fail) ends the op occ C(FAILED); the VIM is left as it is.
+  - "Kubernetes: C(fail) reads the instance's VDUs again from the cluster and records them as they are, so the record
+    says what runs wherever the operation stopped: each VDU's replicas, the scale levels they stand at, and its VNFCs
+    (the live pods; it waits at most 60 seconds, within O(wait_timeout), for controllers to give each VDU its replicas'
+    pods). The FAILED op occ's C(error.detail) lists what the re-read changed."
   - "Kubernetes, TERMINATE: C(fail) also leaves the instance NOT_INSTANTIATED, without VNFCs, its record (its
     C(instantiatedVnfInfo) holds nothing else) listing the objects of the VNF still there: what a terminate stuck on
     objects held by finalizers (named in its error) could not delete. A later M(nfv.vnflcm.vnf_terminate) deletes those

@@ -324,9 +324,9 @@ def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_m
     """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
 
     ``plan(failed, found)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
-    tidies up what the VIM keeps for a rollback that will now never come, and may return the instance to record
-    with the FAILED op occ (None: the record stays as it is). A running op occ whose runner is gone is taken over
-    first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
+    tidies up what the VIM keeps for a rollback that will now never come, and returns ``(instance, notes)``: the
+    instance to record with the FAILED op occ (None: the record stays as it is) and what it found changed. A running
+    op occ whose runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
     return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force))
 
@@ -343,8 +343,8 @@ def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, 
         return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed))
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
-    recorded = on_fail(failed) if on_fail is not None else None
-    return fail(store, found, failed, now, recorded)
+    recorded, notes = on_fail(failed) if on_fail is not None else (None, ())
+    return fail(store, found, failed, now, recorded, notes)
 
 
 def take_over(store, found, running, event, now, force, check_mode):
@@ -373,12 +373,17 @@ def already_ended(instance, op_occ, event):
     return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": op_occ}
 
 
-def fail(store, found, failed, now=utc_now, instance=None):
+def fail(store, found, failed, now=utc_now, instance=None, notes=()):
     """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes. ``instance``: the record to keep
-    with it, when the VIM's driver says what the failed operation leaves (else the record stays as it is)."""
+    with it, when the VIM's driver says what the failed operation leaves (else the record stays as it is); ``notes``:
+    what the driver found different from the record, said in the op occ's error."""
     recorded, op_occs, version = found
     instance = recorded if instance is None else instance
-    done = occ.transition(failed, "fail", now())
+    error = None
+    if notes:
+        error = dict(failed["error"], detail="{0} Failed; the record was read again from the VIM: {1}.".format(
+            failed["error"].get("detail", ""), "; ".join(notes)).strip())
+    done = occ.transition(failed, "fail", now(), error=error)
     store.save(instance, [done] + [item for item in op_occs if item["id"] != failed["id"]], version)
     return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": done}
 

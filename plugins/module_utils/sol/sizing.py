@@ -101,6 +101,25 @@ def counts_after(flavour, aspect_id, from_level, to_level, current, what=SCALE_V
     return counts
 
 
+def level_of_counts(flavour, aspect_id, from_level, current, live):
+    """The aspect's scale level at which its VDUs have the ``live`` counts, for an aspect that was at ``from_level`` with
+    the ``current`` counts (the steps a scale takes, :func:`counts_after`); ``from_level`` when ``live`` counts none of its
+    VDUs, None when no level in 0..max_scale_level gives every one of them its live count (a scale stopped half-way)."""
+    aspect = (flavour.get("scaling_aspects") or {}).get(aspect_id) or {}
+    vdus = [vdu_id for vdu_id in aspect.get("vdus") or {} if vdu_id in live]
+    if not vdus:
+        return from_level
+    others = [level for level in range((aspect.get("max_scale_level") or 0) + 1) if level != from_level]
+    for level in [from_level] + others:
+        try:
+            counts = counts_after(flavour, aspect_id, from_level, level, current)
+        except ValidationError:
+            continue
+        if all(counts.get(vdu_id) == live[vdu_id] for vdu_id in vdus):
+            return level
+    return None
+
+
 def counts_at_levels(flavour, changes, current, what=SCALE_VNF_TO_LEVEL_REQUEST):
     """VDU id -> VNFCs once each aspect of ``changes`` (aspect id -> ``(from, to)``, sizing.changed_levels) is at its target."""
     counts = {}

@@ -7,8 +7,8 @@ then the documented recovery, then the invariants.
 A run with the write gate counting (``count``) gives N, the writes of a whole run, and the state it ends in; ``case``
 then takes a fresh instance (set up without the gate) in a fresh namespace, lets k writes through, kills the module
 while the (k+1)-th is held, denies it, recovers (``vnf_lcm_op_occ`` retry or rollback; a re-run of vnf_delete, or of
-an instantiate that left no record) and checks: the op occ ended as chosen and none is left running; the record equals
-the live objects (VNFCs = live pods, levels = replicas, images, ConfigMap/Secret content); a rollback leaves the state
+an instantiate that left no record; or ``fail``, which ends it where it stopped) and checks: the op occ ended as chosen
+and none is left running; the record equals the live objects (VNFCs = live pods, levels = replicas, images, ConfigMap/Secret content); a rollback leaves the state
 from before the operation, a retry the state of the whole run; a terminate leaves only the record and its name claim.
 
 The package's namespace exists before the operation (the request's namespace): every write is namespaced, and so
@@ -211,6 +211,13 @@ class Sweep:
                 self.keep(operation, "retry", namespace)
         return self.counted[operation]
 
+    def first_vim_write_k(self, operation):
+        """k of the operation's first write to what the VNF runs (not to its record, claim or rollback data)."""
+        for index, (_operation, resource, name) in enumerate(self.count(operation)["writes"], 1):
+            if not (resource == "secrets" and (name or "").startswith("vnflcm-")):
+                return index
+        return None
+
     def sampled_ks(self, operation):
         """k = 1, the last k (N - 1), and right after the record's first write and the rollback data's write."""
         writes = self.count(operation)["writes"]
@@ -261,6 +268,8 @@ class Sweep:
 
     def recover(self, operation, branch, namespace, args, instance, occs, counted):
         """The documented recovery, then the invariants: the problems found ([] when none)."""
+        if branch == "fail":
+            return self.failed_as_live(namespace, instance, occs)
         problems = []
         ours = bool(occs) and occs[0]["operation"] == OP_OCCS.get(operation)
         completed = ours and occs[0]["operationState"] == "COMPLETED"
@@ -300,6 +309,19 @@ class Sweep:
             problems.extend(differences(self.compared(namespace, expected), expected) + record_vs_live(self.kube, namespace))
         if not problems and ROLLBACK_DATA in expected["objects"]:
             problems.extend(self.terminated_without_rollback_data(namespace, instance["id"]))
+        return problems
+
+    def failed_as_live(self, namespace, instance, occs):
+        """``fail`` ends the operation where the kill stopped it: its op occ FAILED, none running, and the record = live
+        (it reads the cluster again: VNFCs = live pods, levels = replicas)."""
+        if not occs or occs[0]["operationState"] in ("COMPLETED", "FAILED", "ROLLED_BACK"):
+            return ["no op occ left to fail: {0}".format(occs[0]["operationState"] if occs else "none")]
+        done = self.run("vnf_lcm_op_occ", dict(self.auth(namespace, instance["id"]), action="fail"))
+        if done.get("failed"):
+            return ["fail failed: {0}".format(str(done.get("msg"))[:400])]
+        _instance, occs = instance_of(self.kube, namespace)
+        problems = [] if occs[0]["operationState"] == "FAILED" else ["op occ {0}, expected FAILED".format(occs[0]["operationState"])]
+        problems.extend(record_vs_live(self.kube, namespace))
         return problems
 
     def terminated_without_rollback_data(self, namespace, instance_id):

@@ -71,3 +71,13 @@ def test_a_failure_the_sweep_found(sweep, ansible_task, operation, branch):
     sweep.run = ansible_task
     case = sweep.case(operation, found_k(sweep, operation, branch), branch)
     assert case.passed, "{0}: {1}".format(case.left, case.problems)
+
+
+# fail ends an operation where the kill stopped it, right after its first write to what the VNF runs (a heal's pod
+# delete, a scale's replicas patch, a container update's first object): the record is read again, so it equals the live
+# objects (it kept naming the deleted pod: the sweep's finding).
+@pytest.mark.parametrize("operation", ("heal", "scale", "container_update"))
+def test_a_kill_after_the_first_vim_write_then_fail_leaves_the_record_as_the_cluster_is(sweep, ansible_task, operation):
+    sweep.run = ansible_task
+    case = sweep.case(operation, sweep.first_vim_write_k(operation), "fail")
+    assert case.passed, "{0}: {1}".format(case.left, case.problems)

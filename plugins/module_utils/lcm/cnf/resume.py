@@ -10,13 +10,17 @@ Unlike a VM-based VNF's, some need the package again (NEEDS_PACKAGE), and a retr
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg, heal, instantiate, modify, runner, scale, terminate
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, resumer_table, vnfc_changes, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import level_of_counts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg)
 
@@ -25,6 +29,10 @@ RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg
 NEEDS_PACKAGE = {("retry", occ.INSTANTIATE), ("rollback", occ.INSTANTIATE), ("retry", occ.MODIFY_INFO)}
 # Operations that keep their way back in the rollback Secret (k8s/store.py) until they end.
 KEEPS_ROLLBACK_DATA = (occ.MODIFY_INFO, occ.CHANGE_VNFPKG)
+# Workloads whose spec.replicas is their VDU's VNFC count (a bare Pod is one; a DaemonSet's is its nodes').
+REPLICATED_KINDS = ("Deployment", "StatefulSet", "ReplicaSet")
+# At most this long a fail waits for controllers to give each VDU its replicas' pods before it records what is there.
+SETTLE_SECONDS = 60
 
 
 def run_resume(params, check_mode=False, diff_mode=False):
@@ -50,12 +58,75 @@ def run_resume(params, check_mode=False, diff_mode=False):
             drop_rollback(api, found[0])
         # A failed terminate leaves the instance NOT_INSTANTIATED, its record listing what is still there.
         if failed["operation"] == occ.TERMINATE:
-            return terminate.record_after_fail(api, found[0])
-        return None
+            return terminate.record_after_fail(api, found[0]), ()
+        if found[0].get("instantiationState") == INSTANTIATED:
+            return as_live(api, found[0], waits_of(params))
+        return None, ()
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
     return runner.with_api_calls(result, api)
+
+
+def as_live(api, instance, waits=None):
+    """``(instance, notes)``: the record with its VDUs' replicas, scale levels and VNFCs read again from the cluster, and
+    what that changed. For ``fail``, which ends an operation wherever it stopped (a heal after its pod delete, a scale
+    after some of its patches): the record then says what runs, not what the operation set out to do. With ``waits``,
+    the pods are read again until each VDU has as many as its replicas (its controller may still be replacing one), at
+    most until the wait's timeout: the record is then what is there, and a note says which VDU had not settled."""
+    vdus = vdu_records_of(instance)
+    recorded = vnfc_counts(instance)
+    live = live_replicas(api, vdus, instance_namespace(instance))
+    notes = ["{0}: {1} replicas, the record said {2}".format(vdu_id, count, recorded.get(vdu_id))
+             for vdu_id, count in sorted(live.items()) if count != recorded.get(vdu_id)]
+    result = with_counts(instance, live)
+    info = result["instantiatedVnfInfo"]
+    if info.get("scaleStatus"):
+        info["scaleStatus"] = levels_at(private_state(instance).get("flavour") or {}, info["scaleStatus"], recorded, live, notes)
+    refreshed = refresh_vnfcs(api, result, vdus)
+    deadline = Waits(True, min(waits.timeout, SETTLE_SECONDS), waits.sleep).deadline() if waits is not None and waits.enabled else None
+    while unsettled(refreshed, live) and deadline is not None and deadline.remaining() > 0:
+        deadline.pause()
+        refreshed = refresh_vnfcs(api, result, vdus)
+    notes.extend("{0}: {1} pods for {2} replicas when read".format(vdu_id, pods, live[vdu_id]) for vdu_id, pods in unsettled(refreshed, live))
+    result = refreshed
+    for change in vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)["affectedVnfcs"]:
+        notes.append("VNFC {0} of {1} (pod {2}): {3}".format(change["id"], change["vduId"], change["computeResource"].get("resourceId"),
+                                                            {"ADDED": "found", "REMOVED": "gone", "MODIFIED": "its pod changed"}[change["changeType"]]))
+    return result, notes
+
+
+def live_replicas(api, vdus, namespace):
+    """VDU id -> its workload's replicas on the cluster (0 when it is gone), for the VDUs whose workload has replicas."""
+    live = {}
+    for vdu_id, record in sorted(vdus.items()):
+        obj = record["object"]
+        if obj["kind"] in REPLICATED_KINDS:
+            workload = api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
+            live[vdu_id] = (workload.get("spec") or {}).get("replicas", 1) if workload else 0
+    return live
+
+
+def levels_at(flavour, scale_status, recorded, live, notes):
+    """``scale_status`` with each aspect at the level its VDUs' ``live`` replicas stand at; ``notes`` says what moved."""
+    status = []
+    for item in scale_status:
+        level = level_of_counts(flavour, item["aspectId"], item["scaleLevel"], recorded, live)
+        if level is None:
+            notes.append("{0}: its VDUs' replicas match no scale level; level {1} kept".format(item["aspectId"], item["scaleLevel"]))
+        elif level != item["scaleLevel"]:
+            notes.append("{0}: scale level {1}, the record said {2}".format(item["aspectId"], level, item["scaleLevel"]))
+            item = dict(item, scaleLevel=level)
+        status.append(item)
+    return status
+
+
+def unsettled(instance, replicas):
+    """``[(VDU id, pods)]`` of the VDUs of ``replicas`` whose VNFCs in ``instance`` are not as many as their replicas."""
+    pods = {}
+    for vnfc in instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []:
+        pods[vnfc["vduId"]] = pods.get(vnfc["vduId"], 0) + 1
+    return [(vdu_id, pods.get(vdu_id, 0)) for vdu_id, count in sorted(replicas.items()) if pods.get(vdu_id, 0) != count]
 
 
 def needs_package(event, failed_op_occ, instance):

@@ -356,11 +356,14 @@ def test_the_engine_records_what_on_fail_returns_with_the_failed_op_occ():
               "startTime": "2026-11-26T12:00:00Z", "stateEnteredTime": "2026-11-26T12:00:00Z"}
     store = MemoryStore()
     left = {"id": VNF, "instantiationState": "NOT_INSTANTIATED"}
+    failed["error"] = {"status": 500, "detail": "TERMINATE failed."}
     result = engine.act_on_op_occ(store, ({"id": VNF, "instantiationState": "INSTANTIATED"}, [failed], 1), None, "fail", None,
-                                  on_fail=lambda op_occ: left)
+                                  on_fail=lambda op_occ: (left, ["VDU1: 2 replicas, the record said 3"]))
     assert result["vnf_lcm_op_occ"]["operationState"] == "FAILED" and store.saved[-1][0] == left
-    kept = engine.act_on_op_occ(MemoryStore(), ({"id": VNF}, [failed], 1), None, "fail", None, on_fail=lambda op_occ: None)
-    assert kept["vnf_instance"] == {"id": VNF}
+    assert result["vnf_lcm_op_occ"]["error"]["detail"] == ("TERMINATE failed. Failed; the record was read again from the VIM: "
+                                                           "VDU1: 2 replicas, the record said 3.")
+    kept = engine.act_on_op_occ(MemoryStore(), ({"id": VNF}, [failed], 1), None, "fail", None, on_fail=lambda op_occ: (None, ()))
+    assert kept["vnf_instance"] == {"id": VNF} and kept["vnf_lcm_op_occ"]["error"]["detail"] == "TERMINATE failed."
 
 
 def delete_with(kube, record):

@@ -68,3 +68,13 @@ def test_the_record_gives_the_current_counts_on_both_vims():
     assert vnfc_counts(vm) == {"VDU1": 2, "VDU2": 1}
     assert vnfc_counts(cnf) == {"VDU2": 2}
     assert vnfc_counts(older) == {"VDU2": 2, "VDU1": 1}
+
+
+def test_the_level_a_vdus_live_count_stands_at_is_found_from_the_recorded_level_and_counts(flavour):
+    # Recorded at level 1 with 2 VNFCs; a scale out killed after its replicas patch left 3: level 2.
+    assert sizing.level_of_counts(flavour, "vdu2_aspect", 1, {"VDU2": 2}, {"VDU2": 3}) == 2
+    assert sizing.level_of_counts(flavour, "vdu2_aspect", 1, {"VDU2": 2}, {"VDU2": 2}) == 1
+    assert sizing.level_of_counts(flavour, "vdu2_aspect", 1, {"VDU2": 2}, {"VDU2": 1}) == 0
+    # No level gives 7 (the maximum is 3), and a count of none of its VDUs says nothing.
+    assert sizing.level_of_counts(flavour, "vdu2_aspect", 1, {"VDU2": 2}, {"VDU2": 7}) is None
+    assert sizing.level_of_counts(flavour, "vdu2_aspect", 1, {"VDU2": 2}, {"VDU1": 3}) == 1
