@@ -23,7 +23,14 @@ description:
   - "Kubernetes: objects the record lists that are being deleted already, held by finalizers (a terminate that was
     failed names them), do not refuse it: nothing the collection does releases them. The identifier goes, and
     RV(left_behind) names them with their finalizers; they go once what holds them lets go."
-  - An instance that does not exist (any more) is nothing to do (C(changed=false)); RV(vnf_instance) is then null.
+  - An instance that does not exist (any more) is nothing to do (C(changed=false)), unless a claim of its name is left
+    (below); RV(vnf_instance) is then null.
+  - "By O(vnf_instance_name), when no instance has the name but an instantiate killed between its claim of the name
+    and the instance's record left that claim (no instance, no op occ: only the claim), vnf_delete deletes the claim, so that
+    the name is given up (a re-run of that instantiate would take it over instead): RV(name_claim) shows it, RV(plan)
+    names it, check mode writes nothing, and a re-run is C(changed=false). While the claim's run may still write the
+    record (the claim is younger than its grace, 60 s on Kubernetes, 300 s on OpenStack, and its runner is not known
+    to be gone), this is refused, naming the name and that run, and nothing is written."
   - "Kubernetes: the record Secret C(vnflcm-<id>) and the rollback data Secret C(vnflcm-<id>-rollback) of the instance
     in its namespace, found by the instance's label, the record last (at the version read: an operation that wrote it
     meanwhile makes the delete fail, deleting nothing more)."
@@ -93,6 +100,12 @@ deleted:
   returned: always
   type: list
   elements: dict
+name_claim:
+  description: The claim of the name that no instance has, deleted (only planned, in check mode), as
+    M(nfv.vnflcm.vnf_info) returns it (RV(nfv.vnflcm.vnf_info#module:name_claim)).
+  returned: when the instance name selects a claim of it that no instance has
+  type: dict
+  sample: {vnfInstanceName: cnf1, status: runner gone, heldBy: {kind: Secret, name: vnflcm-name-0123456789abcdef01234567}}
 api_calls:
   description: How many API reads and writes the operation made (Kubernetes), or HTTP calls to the OpenStack services
     (C(read), C(write), and C(heat_write) for writes to Heat).

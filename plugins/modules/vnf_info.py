@@ -14,6 +14,9 @@ description:
   - Returns the SOL003 VnfInstance records (and their VnfLcmOpOcc history) kept next to the VNFs.
   - With O(vnf_instance_id) or O(vnf_instance_name), that instance; otherwise every instance of
     the namespace. An empty list when there is none.
+  - "By O(vnf_instance_name), when no instance has the name: RV(vnf_instances) is empty, and RV(name_claim) shows
+    the claim of the name an instantiate killed before its record left, if there is one (who made it, and whether its
+    run is gone). M(nfv.vnflcm.vnf_delete) or M(nfv.vnflcm.vnf_terminate) by that name deletes it."
   - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
     O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
     and an error when both VIMs are given at the same step."
@@ -83,6 +86,23 @@ vnf_lcm_op_occs:
   returned: always
   type: list
   elements: dict
+name_claim:
+  description:
+    - "The claim of the name O(vnf_instance_name) that no instance has: what an instantiate killed after it claimed
+      the name and before it wrote the instance's record left (Kubernetes a Secret C(vnflcm-name-<hash>), OpenStack a
+      stack C(vnflcm-name-<hash>) with no resource)."
+    - "C(vnfInstanceName); C(vnfInstanceId) and C(vnfLcmOpOccId), the instance and the run that claimed it;
+      C(claimedAt); C(status): V(live) (its run may still write the record: less than the grace old, 60 s on
+      Kubernetes, 300 s on OpenStack, and its runner not known to be gone), V(expired) or V(runner gone) (its
+      process has exited on this machine), with C(statusReason); C(runner) (C(host), C(pid)) when the claim names it;
+      C(heldBy), the VIM object (C(kind), C(name), and C(id) of a stack); C(note), all of it in one sentence."
+  returned: when O(vnf_instance_name) selects no instance and a claim of that name is left without one
+  type: dict
+  sample: {vnfInstanceName: cnf1, vnfInstanceId: 5c0d0e1f-0000-4000-8000-00000000dead, vnfLcmOpOccId: 1f2e3d4c-0000-4000-8000-000000000001,
+           claimedAt: "2026-11-28T10:00:00Z", status: runner gone, statusReason: its runner (pid 4242 on awx-ee-1) has exited,
+           runner: {host: awx-ee-1, pid: 4242}, heldBy: {kind: Secret, name: vnflcm-name-0123456789abcdef01234567},
+           note: "claimed by run 1f2e3d4c-0000-4000-8000-000000000001 (VNF instance 5c0d0e1f-0000-4000-8000-00000000dead, since
+           2026-11-28T10:00:00Z), gone, no instance: its runner (pid 4242 on awx-ee-1) has exited"}
 """
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import info_main

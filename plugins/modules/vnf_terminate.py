@@ -36,6 +36,9 @@ description:
     (C(action=retry)); or fail it (C(action=fail)): the instance is then NOT_INSTANTIATED, without VNFCs, its record
     listing the objects still there, and M(nfv.vnflcm.vnf_delete) deletes its identifier, naming those still held
     in its C(left_behind). A terminate of such an instance deletes those of them it can."
+  - "By O(vnf_instance_name), when no instance has the name but an instantiate killed before its record left a claim
+    of it, the terminate deletes that claim as M(nfv.vnflcm.vnf_delete) does (RV(name_claim)), and refuses, writing
+    nothing, while the claim's run may still write the record."
   - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
     O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,
     and an error when both VIMs are given at the same step."
@@ -168,10 +171,17 @@ left_behind:
   elements: str
 deleted:
   description: With O(delete_instance), what deleting the identifier removed after the terminate (Kubernetes the
-    record and rollback Secrets; empty when the record went with the terminate, its namespace or its stack).
-  returned: when O(delete_instance) is true
+    record and rollback Secrets; empty when the record went with the terminate, its namespace or its stack); the
+    claim of the name deleted (RV(name_claim)).
+  returned: when O(delete_instance) is true, or a claim of the name was deleted
   type: list
   elements: dict
+name_claim:
+  description: When O(vnf_instance_name) finds no instance but a claim of that name a killed instantiate left, the
+    claim the terminate deleted (in check mode, would delete); its fields are those of
+    RV(nfv.vnflcm.vnf_info#module:name_claim).
+  returned: when such a claim was found
+  type: dict
 api_calls:
   description: How many API reads and writes the operation made (Kubernetes), or HTTP calls to the OpenStack services
     (C(read), C(write), and C(heat_write) for writes to Heat).

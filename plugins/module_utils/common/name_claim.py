@@ -15,6 +15,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
 
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+# What a claim whose instance has no record is (left_claim): its run may still write the record, or it is gone.
+LIVE, EXPIRED, RUNNER_GONE = "live", "expired", "runner gone"
 
 
 def claim_time(now):
@@ -40,10 +42,45 @@ def may_take_over(instance, held, holder_name, now, grace_seconds, where):
     if held.get("vnfInstanceId") == instance["id"]:
         return False
     holder = holder_name(held["vnfInstanceId"]) if held.get("vnfInstanceId") else None
-    if holder == instance["vnfInstanceName"] or (holder is None and not claim_expired(held.get("claimedAt"), now, grace_seconds)
-                                                 and not runner_is_gone(held.get("runner"))):
+    if holder == instance["vnfInstanceName"] or (holder is None and orphan_status(held, now, grace_seconds)[0] == LIVE):
         raise name_held(instance["vnfInstanceName"], where, held)
     return True
+
+
+def orphan_status(held, now, grace_seconds):
+    """``(status, reason)`` of the claim ``held`` whose instance has no record: LIVE while its run may still write that
+    record, RUNNER_GONE once its runner, a process of this machine, has exited, EXPIRED once older than ``grace_seconds``."""
+    runner = held.get("runner") or {}
+    if runner_is_gone(runner):
+        return RUNNER_GONE, "its runner (pid {0} on {1}) has exited".format(runner.get("pid"), runner.get("host"))
+    if claim_expired(held.get("claimedAt"), now, grace_seconds):
+        return EXPIRED, "it is older than the {0} s a run takes to write its record".format(grace_seconds)
+    return LIVE, "it is less than {0} s old and its run may still write its record".format(grace_seconds)
+
+
+def left_claim(name, held, now, grace_seconds, held_by):
+    """What vnf_info, vnf_delete and vnf_terminate say of the claim ``held`` of ``name`` whose instance has no record (an
+    instantiate killed between its claim and its record): who made it, and whether its run is gone. ``held_by``: the
+    VIM object that holds it (``{"kind", "name"}``)."""
+    status, reason = orphan_status(held, now, grace_seconds)
+    runner = held.get("runner") or {}
+    shown = {"vnfInstanceName": name, "vnfInstanceId": held.get("vnfInstanceId"),
+             "vnfLcmOpOccId": held.get("vnfLcmOpOccId"), "claimedAt": held.get("claimedAt"), "status": status,
+             "statusReason": reason, "heldBy": dict(held_by)}
+    if runner.get("host") is not None:
+        shown["runner"] = {"host": runner.get("host"), "pid": runner.get("pid")}
+    what = "gone" if status != LIVE else "still running"
+    shown["note"] = "claimed by run {0} (VNF instance {1}, since {2}), {3}, no instance: {4}".format(
+        held.get("vnfLcmOpOccId"), held.get("vnfInstanceId"), held.get("claimedAt"), what, reason)
+    return shown
+
+
+def claim_in_use(action, name, where, shown):
+    """The refusal to remove the claim ``shown`` (:func:`left_claim`, LIVE): its run may still create the instance."""
+    return ConflictError(action, "the claim of VNF instance name {0!r} in {1}".format(name, where),
+                         "run {0} holds it for VNF instance {1} since {2} and {3}; wait for that run to end (then the name "
+                         "is its instance's, or its claim is gone or removable)".format(
+                             shown["vnfLcmOpOccId"], shown["vnfInstanceId"], shown["claimedAt"], shown["statusReason"]))
 
 
 def name_held(name, where, held):

@@ -29,6 +29,16 @@ class RecordStore:
         """Reads only: ConflictError, as :meth:`claim_name` would raise it, when another run holds ``instance``'s name."""
         raise NotImplementedError
 
+    def left_claim(self, name):
+        """The claim of ``name`` whose instance has no record, as common/name_claim.py ``left_claim`` shows it (an
+        instantiate killed between the two), or None. Reads only."""
+        raise NotImplementedError
+
+    def drop_left_claim(self, shown):
+        """Delete the claim :meth:`left_claim` gave as ``shown``, only as it was read then (ConflictError when another
+        run took it over since)."""
+        raise NotImplementedError
+
     def scope(self):
         """Where one name is one instance, in words (``namespace cnf-a``)."""
         raise NotImplementedError

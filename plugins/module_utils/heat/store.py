@@ -30,7 +30,7 @@ import hashlib
 import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, RecordUnwritable, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import left_claim, name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import (
@@ -241,6 +241,22 @@ class HeatRecordStore(RecordStore):
             for claim in live_claims(self.stacks, name_tag(instance["vnfInstanceName"])):
                 if read_claim(claim).get("vnfInstanceId") == instance["id"]:
                     self.claims.release(claim)
+
+    def left_claim(self, name):
+        if not name:
+            return None
+        for claim in sorted(live_claims(self.stacks, name_tag(name)), key=lambda stack: stack["id"]):
+            held = read_claim(claim)
+            if not (held.get("vnfInstanceId") and self._lookup(held["vnfInstanceId"], None)):
+                return left_claim(name, held, self.stacks.now(), GRACE_SECONDS,
+                                  {"kind": "OS::Heat::Stack", "name": claim["stack_name"], "id": claim["id"]})
+        return None
+
+    def drop_left_claim(self, shown):
+        """By its stack id: a claim another run made since (taking this one over) is another stack."""
+        claim = {"stack_name": shown["heldBy"]["name"], "id": shown["heldBy"]["id"]}
+        self.claims.release(claim)
+        return [dict(shown["heldBy"])]
 
     def attach(self, stack):
         """The stack exists now (Heat accepted its create): the next save writes the record into it."""

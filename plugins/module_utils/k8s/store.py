@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import claim_time, may_take_over
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import claim_time, left_claim, may_take_over
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import (
     name_claim_name,
     name_claim_secret,
@@ -33,6 +33,8 @@ class SecretRecordStore(RecordStore):
     def __init__(self, api, namespace):
         self.api = api
         self.namespace = namespace
+        # {claim Secret name: resourceVersion} of the claims left_claim showed: drop_left_claim deletes only those versions.
+        self.left_versions = {}
 
     def record_url(self, instance_id):
         """The API URL of the record Secret (``self`` of the instance in its ``_links``)."""
@@ -98,6 +100,22 @@ class SecretRecordStore(RecordStore):
         """ConflictError when the claim ``live`` holds the name for another instance that has it or is being created;
         True when the claim may be taken over, False when it is this instance's own (a retry)."""
         return may_take_over(instance, read_name_claim(live), self._holder_name, now, CLAIM_GRACE_SECONDS, self.scope())
+
+    def left_claim(self, name, now=None):
+        if not name:
+            return None
+        live = self.api.get("v1", "Secret", name_claim_name(name), self.namespace)
+        held = read_name_claim(live) if live is not None else None
+        if held is None or held.get("vnfInstanceName") != name or (held.get("vnfInstanceId") and self.find(held["vnfInstanceId"])):
+            return None
+        self.left_versions[live["metadata"]["name"]] = live["metadata"]["resourceVersion"]
+        return left_claim(name, held, now or datetime.datetime.now(datetime.timezone.utc), CLAIM_GRACE_SECONDS,
+                          {"kind": "Secret", "name": live["metadata"]["name"]})
+
+    def drop_left_claim(self, shown):
+        name = shown["heldBy"]["name"]
+        self.api.delete("v1", "Secret", name, self.namespace, resource_version=self.left_versions[name])
+        return [dict(shown["heldBy"])]
 
     def _holder_name(self, instance_id):
         holder = self.find(instance_id)

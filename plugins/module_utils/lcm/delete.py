@@ -10,13 +10,18 @@ Refused, before anything is written, while the instance is INSTANTIATED, while a
 unfinished (its rollback data would go), and while its record lists what a failed instantiate or terminate left
 (deleting the identifier would orphan that: terminate deletes it) — except what is being deleted already and held by
 finalizers, which nothing the collection does releases: the identifier goes, and the result names it (``left_behind``).
+
+A name with no record but a claim (an instantiate killed between the two) has no identifier to delete: vnf_delete and
+vnf_terminate by that name delete the claim, once its run is gone (:func:`release_left_claim`).
 """
 
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import LIVE, claim_in_use
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import with_links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import TERMINATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 OPERATION = "DELETE_IDENTIFIER"
@@ -67,13 +72,15 @@ def gone(error):
     return {"changed": False, "vnf_instance": None, "deleted": [], "plan": {"operation": OPERATION, "delete": [], "lines": [error.msg]}}
 
 
-def delete_identifier(locate, leftovers_of, check_mode=False, diff_mode=False, timeout=None):
+def delete_identifier(locate, leftovers_of, check_mode=False, diff_mode=False, timeout=None, unclaim=None):
     """vnf_delete: ``locate()`` gives ``(store, (instance, op_occs, version))`` or raises NotFoundError;
-    ``leftovers_of(instance)`` names what a failed instantiate left on the VIM."""
+    ``leftovers_of(instance)`` names what a failed instantiate left on the VIM. ``unclaim``: ``(store, name)`` when the
+    instance is selected by name, whose claim left without a record goes (:func:`release_left_claim`)."""
     try:
         store, found = locate()
     except NotFoundError as error:
-        return gone(error)
+        released = release_left_claim(unclaim[0], unclaim[1], OPERATION, check_mode, diff_mode) if unclaim else None
+        return released or gone(error)
     instance = found[0]
     plan = plan_delete(store, found, leftovers_of(instance))
     result = {"changed": True, "plan": plan, "vnf_instance": instance, "deleted": []}
@@ -110,8 +117,9 @@ def terminate_then_delete(terminated, locate, leftovers_of, check_mode=False, di
     try:
         store, found = locate()
     except NotFoundError:
-        # The record went with the terminate (its namespace, its stack) or was never there.
-        terminated["deleted"] = []
+        # The record went with the terminate (its namespace, its stack) or was never there (what the terminate deleted
+        # then, if anything, was a claim of its name: terminate_or_unclaim).
+        terminated.setdefault("deleted", [])
         return terminated
     if check_mode:
         plan = plan_delete(store, found, after_terminate=True)
@@ -133,3 +141,33 @@ def terminate_then_delete(terminated, locate, leftovers_of, check_mode=False, di
     if diff_mode and "diff" in terminated:
         terminated["diff"]["after"] = {}
     return terminated
+
+
+def release_left_claim(store, name, operation, check_mode=False, diff_mode=False):
+    """vnf_delete or vnf_terminate (``operation``) of ``name``, which no record has: the claim of the name an instantiate
+    killed before its record left is deleted, once its run is gone (the result's ``name_claim`` shows it); None when
+    there is no such claim; ConflictError, nothing written, while its run may still write the record."""
+    shown = store.left_claim(name) if name else None
+    if shown is None:
+        return None
+    if shown["status"] == LIVE:
+        raise claim_in_use("delete", name, store.scope(), shown)
+    held_by = {"kind": shown["heldBy"]["kind"], "name": shown["heldBy"]["name"]}
+    plan = {"operation": operation, "delete": [held_by], "name_claim": shown,
+            "lines": ["{0} {1}: delete (the claim of name {2!r}: {3})".format(held_by["kind"], held_by["name"], name, shown["note"])]}
+    result = {"changed": True, "plan": plan, "vnf_instance": None, "name_claim": shown, "deleted": []}
+    if diff_mode:
+        result["diff"] = {"before": {"nameClaim": {key: shown[key] for key in ("vnfInstanceName", "vnfInstanceId", "vnfLcmOpOccId", "claimedAt")},
+                                     "kept": ["{0}/{1}".format(held_by["kind"], held_by["name"])]}, "after": {}}
+    if not check_mode:
+        result["deleted"] = store.drop_left_claim(shown)
+    return result
+
+
+def terminate_or_unclaim(terminated, unclaim, check_mode=False, diff_mode=False):
+    """vnf_terminate's ``terminated`` result, or, when it found no instance, the deletion of the claim of its name left
+    without a record (:func:`release_left_claim`). ``unclaim``: ``(store, name)``, None for a terminate by id."""
+    if terminated.get("vnf_instance") is not None or not unclaim:
+        return terminated
+    released = release_left_claim(unclaim[0], unclaim[1], TERMINATE, check_mode, diff_mode)
+    return dict(terminated, **released) if released else terminated

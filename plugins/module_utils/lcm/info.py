@@ -39,6 +39,17 @@ def selected(params, store):
     return [(instance, op_occs) for instance, op_occs, _version in store.list()]
 
 
+def records_of(params, store):
+    """vnf_info's result from ``store``: by a name no record has, ``name_claim`` shows a claim of it an instantiate killed
+    before its record left (common/name_claim.py left_claim), if there is one."""
+    found = selected(params, store)
+    result = engine.with_links(store, info_result(found, engine.utc_now()))
+    shown = None if found or params.get("vnf_instance_id") else store.left_claim(params.get("vnf_instance_name"))
+    if shown:
+        result["name_claim"] = shown
+    return result
+
+
 def kubernetes_records(params, check_mode=False, diff_mode=False):
     """The records of the namespace (``namespace``, else the context's, else default): one instance or all."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
@@ -46,8 +57,7 @@ def kubernetes_records(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 
     client, context_namespace = build_api_client(connection_options(params))
-    store = SecretRecordStore(KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE)
-    return engine.with_links(store, info_result(selected(params, store), engine.utc_now()))
+    return records_of(params, SecretRecordStore(KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE))
 
 
 def openstack_records(params, check_mode=False, diff_mode=False):
@@ -57,5 +67,4 @@ def openstack_records(params, check_mode=False, diff_mode=False):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 
     cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
-    store = HeatRecordStore(Stacks(cloud.connect(cloud.connection_options(params))))
-    return engine.with_links(store, info_result(selected(params, store), engine.utc_now()))
+    return records_of(params, HeatRecordStore(Stacks(cloud.connect(cloud.connection_options(params)))))

@@ -1,13 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The module process killed (SIGKILL) in the middle of a scale, a scale to a level, a terminate and a delete of the
-identifier, on the Kubernetes lab; each time the documented call finishes or undoes it, with nothing left over.
+"""The module process killed (SIGKILL) in the middle of a scale, a scale to a level, a terminate, a delete of the
+identifier and an instantiate (right after its name's claim), on the Kubernetes lab; each time the documented call
+finishes or undoes it, with nothing left over.
 
 Each operation is held at a known point before it is killed, never by timing: a scale or scale to level waits for pods
 that a quota of no more pods keeps from starting (its replicas are written); a terminate waits for a ConfigMap that a
 finalizer of the test keeps from going (all its deletes are sent); a vnf_delete waits for the answer to its DELETE of
-the record, which an admission webhook of the test holds. One CNF is shared by the tests of the file, in their order;
+the record, which an admission webhook of the test holds; an instantiate waits for the answer to its record's create,
+which the write gate (write_gate.py) holds after its claim. One CNF is shared by the tests of the file, in their order;
 another, in a namespace of its own, shows that nothing of another instance is touched.
 """
 
@@ -27,7 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import name_
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, record, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_packages import build_package, config_map, def_files, deployment
 from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import module_process
-from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Webhook
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Webhook, WriteGate
 
 VNFD_ID = "5c0d0e1f-0000-4000-8000-00000000a111"
 FILES = {"config.yaml": [config_map("cm-vdu1", {"mode": "a"})],
@@ -301,3 +303,71 @@ def test_a_killed_delete_of_the_identifier_is_finished_by_a_rerun(ansible_task, 
     assert again.get("failed") is not True and again["changed"] is False and again["vnf_instance"] is None, again.get("msg")
     assert versions(kube, bystander[0]["namespace"]) == bystander[1]
     assert record(kube, bystander[0]["namespace"])[0]["instantiationState"] == "INSTANTIATED"
+
+
+def killed_after_its_claim(ansible_task, kube, args, folder, while_held=None):
+    """An instantiate of ``args`` SIGKILLed with its name's claim written and its record's create held (then denied);
+    ``while_held()`` runs while that run lives. The claim Secret the kill left."""
+    with WriteGate(kube, args["namespace"], folder, hold_after=1) as gate:
+        task = ansible_task("vnf_instantiate", args, background=True)
+        assert gate.held.wait(90), "the instantiate never wrote its record"
+        assert gate.writes[0][:2] == ("CREATE", "secrets") and gate.writes[0][2] == name_claim_name(args["vnf_instance_name"]), gate.writes
+        if while_held:
+            while_held()
+        assert len(gate.writes) == 2, "written while the run lived: {0}".format(gate.writes)
+        os.kill(module_process(task.process.pid, "vnf_instantiate"), signal.SIGKILL)
+        task.wait()
+        gate.release()
+    return kube.call("GET", "/api/v1/namespaces/{0}/secrets/{1}".format(args["namespace"], name_claim_name(args["vnf_instance_name"])))
+
+
+def test_an_instantiate_killed_after_its_name_claim_leaves_a_claim_that_delete_or_terminate_by_name_removes(
+        ansible_task, ansible_play, kube, spaces, tmp_path):
+    ns = "kills-claim-" + uuid.uuid4().hex[:6]
+    kube.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    by_name = {"kubeconfig": spaces["kubeconfig"], "namespace": ns, "vnf_instance_name": "claimed", "wait_timeout": 120, "wait_sleep": 1}
+    request = {"flavourId": "simple", "instantiationLevelId": "instantiation_level_1",
+               "additionalParams": {"lcm-kubernetes-def-files": def_files(FILES), "namespace": ns}}
+    instantiate = dict(by_name, package=spaces["package"], request=request)
+    claim_path = "/api/v1/namespaces/{0}/secrets/{1}".format(ns, name_claim_name("claimed"))
+    try:
+        def refused_while_its_run_lives():
+            shown = ansible_play([("delete", "vnf_delete", by_name), ("terminate", "vnf_terminate", by_name), ("info", "vnf_info", by_name)])
+            for name in ("delete", "terminate"):
+                assert shown[name].get("failed") is True, shown[name]
+                assert "the claim of VNF instance name 'claimed' in namespace {0}: run ".format(ns) in shown[name]["msg"], shown[name]["msg"]
+                assert "its run may still write its record" in shown[name]["msg"], shown[name]["msg"]
+            assert shown["info"]["vnf_instances"] == [] and shown["info"]["name_claim"]["status"] == "live", shown["info"]
+
+        claim = killed_after_its_claim(ansible_task, kube, instantiate, tmp_path, refused_while_its_run_lives)
+        instance_id = claim["metadata"]["labels"]["vnflcm.nfv/instance-id"]
+        assert labelled(kube, ns, instance_id) == ["secrets/" + name_claim_name("claimed")]
+        # What was reported before: "not found" everywhere, the claim staying. Now vnf_info shows it, its run gone.
+        shown = ansible_task("vnf_info", by_name)
+        assert shown["vnf_instances"] == [] and shown["name_claim"]["status"] == "runner gone", shown
+        assert shown["name_claim"]["vnfInstanceId"] == instance_id and ", gone, no instance" in shown["name_claim"]["note"]
+
+        # Check mode: the plan, the claim untouched.
+        checked = ansible_task("vnf_delete", by_name, check=True, diff=True)
+        assert checked.get("failed") is not True and checked["changed"] is True, checked.get("msg")
+        assert checked["plan"]["delete"] == [{"kind": "Secret", "name": name_claim_name("claimed")}] and checked["deleted"] == []
+        assert checked["diff"]["after"] == {} and checked["name_claim"]["vnfInstanceId"] == instance_id
+        assert kube.call("GET", claim_path)["metadata"]["resourceVersion"] == claim["metadata"]["resourceVersion"]
+
+        deleted = ansible_task("vnf_delete", by_name)
+        assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
+        assert deleted["deleted"] == [{"kind": "Secret", "name": name_claim_name("claimed")}] and deleted["vnf_instance"] is None
+        assert kube.request("GET", claim_path)[0] == 404 and labelled(kube, ns, instance_id) == []
+        again = ansible_task("vnf_delete", by_name)
+        assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+
+        # vnf_terminate by name does the same.
+        claim = killed_after_its_claim(ansible_task, kube, instantiate, tmp_path)
+        terminated = ansible_task("vnf_terminate", by_name)
+        assert terminated.get("failed") is not True and terminated["changed"] is True, terminated.get("msg")
+        assert terminated["name_claim"]["vnfInstanceId"] == claim["metadata"]["labels"]["vnflcm.nfv/instance-id"]
+        assert kube.request("GET", claim_path)[0] == 404
+        again = ansible_task("vnf_terminate", by_name)
+        assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    finally:
+        kube.request("DELETE", "/api/v1/namespaces/" + ns)

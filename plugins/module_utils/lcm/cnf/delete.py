@@ -15,7 +15,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 def run_delete(params, check_mode=False, diff_mode=False):
     api, namespace = runner.kube_api(params)
-    result = identifier.delete_identifier(runner.locator(api, namespace, params), left_objects(api), check_mode, diff_mode)
+    result = identifier.delete_identifier(runner.locator(api, namespace, params), left_objects(api), check_mode, diff_mode,
+                                          unclaim=runner.unclaimer(api, namespace, params))
     return runner.with_api_calls(result, api)
 
 

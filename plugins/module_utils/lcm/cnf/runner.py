@@ -13,6 +13,7 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
@@ -48,6 +49,12 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
 def locator(api, namespace, params):
     """``locate()`` of the instance the params select, for lcm/delete.py."""
     return lambda: locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+
+
+def unclaimer(api, namespace, params):
+    """``(store, name)``: where a run by name looks for its name's claim left without a record (lcm/delete.py); None by id."""
+    name = params.get("vnf_instance_name")
+    return None if params.get("vnf_instance_id") or not name else (SecretRecordStore(api, namespace), name)
 
 
 def with_api_calls(result, api):

@@ -57,6 +57,12 @@ def run_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate on Kubernetes; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
     api, namespace = runner.kube_api(params)
     result = runner.on_instance(plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name=occ.TERMINATE)
+    unclaim = runner.unclaimer(api, namespace, params)
+    if unclaim and result.get("vnf_instance") is None:
+        # Here only: a terminate that finds its instance needs nothing of lcm/delete.py.
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.delete import terminate_or_unclaim
+
+        result = runner.with_api_calls(terminate_or_unclaim(result, unclaim, check_mode, diff_mode), api)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.delete import then_delete

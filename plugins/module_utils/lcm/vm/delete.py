@@ -12,7 +12,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 def run_delete(params, check_mode=False, diff_mode=False):
     vim = runner.heat_vim(params)
-    result = identifier.delete_identifier(lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
+    result = identifier.delete_identifier(lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"],
+                                          unclaim=runner.unclaimer(vim, params))
     return runner.with_api_calls(result, vim)
 
 

@@ -59,6 +59,12 @@ def on_instance(planner, name, missing_ok=False):
     return run
 
 
+def unclaimer(vim, params):
+    """``(store, name)``: where a run by name looks for its name's claim left without a record (lcm/delete.py); None by id."""
+    name = params.get("vnf_instance_name")
+    return None if params.get("vnf_instance_id") or not name else (HeatRecordStore(vim.stacks), name)
+
+
 def located(vim, params):
     """``(store, found)`` of the instance the params select, on a connected ``vim``; NotFoundError when none."""
     store = HeatRecordStore(vim.stacks)

@@ -21,6 +21,12 @@ def run_terminate(params, check_mode=False, diff_mode=False):
     """vnf_terminate on OpenStack; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
     vim = runner.heat_vim(params)
     result = runner.on_instance(plan_terminate, occ.TERMINATE, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
+    unclaim = runner.unclaimer(vim, params)
+    if unclaim and result.get("vnf_instance") is None:
+        # Here only: a terminate that finds its instance needs nothing of lcm/delete.py.
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.delete import terminate_or_unclaim
+
+        result = runner.with_api_calls(terminate_or_unclaim(result, unclaim, check_mode, diff_mode), vim)
     if not params.get("delete_instance"):
         return result
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.delete import then_delete
