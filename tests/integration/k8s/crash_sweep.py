@@ -8,8 +8,9 @@ A run with the write gate counting (``count``) gives N, the writes of a whole ru
 then takes a fresh instance (set up without the gate) in a fresh namespace, lets k writes through, kills the module
 while the (k+1)-th is held, denies it, recovers (``vnf_lcm_op_occ`` retry or rollback; a re-run of vnf_delete, or of
 an instantiate that left no record; or ``fail``, which ends it where it stopped) and checks: the op occ ended as chosen
-and none is left running; the record equals the live objects (VNFCs = live pods, levels = replicas, images, ConfigMap/Secret content); a rollback leaves the state
-from before the operation, a retry the state of the whole run; a terminate leaves only the record and its name claim.
+and none is left running; the record equals the live objects (VNFCs = live pods, levels = replicas, images,
+ConfigMap/Secret content); a rollback leaves the state from before the operation, a retry the state of the whole run;
+a terminate leaves only the record and its name claim.
 
 The package's namespace exists before the operation (the request's namespace): every write is namespaced, and so
 seen by the gate (a Namespace the instantiate created would be a cluster-scoped write outside it).

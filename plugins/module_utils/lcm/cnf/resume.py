@@ -91,8 +91,8 @@ def as_live(api, instance, waits=None):
     notes.extend("{0}: {1} pods for {2} replicas when read".format(vdu_id, pods, live[vdu_id]) for vdu_id, pods in unsettled(refreshed, live))
     result = refreshed
     for change in vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)["affectedVnfcs"]:
-        notes.append("VNFC {0} of {1} (pod {2}): {3}".format(change["id"], change["vduId"], change["computeResource"].get("resourceId"),
-                                                            {"ADDED": "found", "REMOVED": "gone", "MODIFIED": "its pod changed"}[change["changeType"]]))
+        what = {"ADDED": "found", "REMOVED": "gone", "MODIFIED": "its pod changed"}[change["changeType"]]
+        notes.append("VNFC {0} of {1} (pod {2}): {3}".format(change["id"], change["vduId"], change["computeResource"].get("resourceId"), what))
     return result, notes
 
 

@@ -80,7 +80,10 @@ def test_a_fail_with_waits_reads_the_pods_again_until_each_vdu_has_its_replicas(
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 
     reads = iter([live_pods("p1"), live_pods("p1"), live_pods("p1", "p9")])
-    monkeypatch.setattr(resume, "refresh_vnfcs", lambda *args, **kwargs: next(reads)(*args, **kwargs))
+    def refresh(*args, **kwargs):
+        return next(reads)(*args, **kwargs)
+
+    monkeypatch.setattr(resume, "refresh_vnfcs", refresh)
     result, notes = resume.as_live(Cluster(2), instance(flavour, ["p1", "p2"]), Waits(True, 5, 0.01))
     assert [vnfc["computeResource"]["resourceId"] for vnfc in result["instantiatedVnfInfo"]["vnfcResourceInfo"]] == ["p1", "p9"]
     assert not any("when read" in note for note in notes)
