@@ -324,8 +324,8 @@ def test_deployment_using_the_configmap_only_through_env_from():
 
 def test_the_tacker_label_alone_restarts_nothing():
     """An instance deployed before pod templates got tacker_vnf_instance_id: the new package's templates differ by it alone."""
-    new = [label_object(item, "vnf-1") for item in (configmap("cm", a="1"), workload("Deployment", "web", container(envFrom=[{"configMapRef": {"name": "cm"}}])),
-                                                    workload("Pod", "solo", container()))]
+    reader = workload("Deployment", "web", container(envFrom=[{"configMapRef": {"name": "cm"}}]))
+    new = [label_object(item, "vnf-1") for item in (configmap("cm", a="1"), reader, workload("Pod", "solo", container()))]
     old = copy.deepcopy(new)
     for item in old:
         for labelled in [item] + ([item["spec"]["template"]] if item["kind"] == "Deployment" else []):
