@@ -99,8 +99,8 @@ TACKER = "tacker_vnf_instance_id"
 
 
 def test_tacker_label_on_objects_and_pod_templates_never_in_selectors(k8s_obj):
-    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec={"selector": {"matchLabels": {"app": "d"}},
-                                                                          "template": {"metadata": {"labels": {"app": "d"}}}})
+    spec = {"selector": {"matchLabels": {"app": "d"}}, "template": {"metadata": {"labels": {"app": "d"}}}}
+    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec=spec)
     deployment["metadata"]["labels"] = {TACKER: "set-by-the-def-file"}
     labelled = own.label_object(deployment, INSTANCE_ID)
     assert labels(labelled)[TACKER] == INSTANCE_ID  # overwritten, as Tacker does
@@ -111,8 +111,8 @@ def test_tacker_label_on_objects_and_pod_templates_never_in_selectors(k8s_obj):
 
 def test_a_template_label_of_the_def_file_stays_its_selector_may_match_on_it(k8s_obj):
     matched = {TACKER: "mine", "app": "d"}
-    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec={"selector": {"matchLabels": dict(matched)},
-                                                                          "template": {"metadata": {"labels": dict(matched)}}})
+    spec = {"selector": {"matchLabels": dict(matched)}, "template": {"metadata": {"labels": dict(matched)}}}
+    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec=spec)
     labelled = own.label_object(deployment, INSTANCE_ID)
     assert labels(labelled, "spec", "template") == dict(OURS, **matched)
     assert labels(labelled)[TACKER] == INSTANCE_ID
