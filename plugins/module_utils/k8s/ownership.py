@@ -7,6 +7,9 @@ Every object of an instance carries ``app.kubernetes.io/managed-by: nfv.vnflcm``
 ``vnflcm.nfv/instance-id: <id>``; pod templates carry them too, so pods are attributable to the
 instance without guessing from names. The instance's record Secret also has
 ``vnflcm.nfv/record``, so selecting the VNF's own objects can leave the record out.
+
+They also carry Tacker v2's ``tacker_vnf_instance_id: <id>`` (its Kubernetes driver's label, which its record's
+``vdu_reses`` show), objects and pod templates alike; no selector of this collection uses it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ INSTANCE_ID_LABEL = "vnflcm.nfv/instance-id"
 INSTANCE_NAME_HASH_LABEL = "vnflcm.nfv/instance-name-hash"
 RECORD_LABEL = "vnflcm.nfv/record"
 RECORD_LABEL_VALUE = "vnf-instance"
+TACKER_INSTANCE_ID_LABEL = "tacker_vnf_instance_id"
 
 # A non-empty label value: at most 63 characters, alphanumerics at both ends, '-', '_' and '.' inside.
 _LABEL_VALUE = re.compile(r"^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$")
@@ -58,16 +62,39 @@ def name_hash(instance_name):
 def label_object(obj, instance_id):
     """A copy of the object (or of a record's object) with the ownership labels on it and on its pod templates.
 
-    Our labels win over same-named ones from the def file: the selectors below depend on them.
+    Our labels win over same-named ones from the def file: the selectors below depend on them. On a pod template a
+    ``tacker_vnf_instance_id`` the def file sets stays as it is: the workload's selector may match on it.
     """
     result = copy.deepcopy(object_of(obj))
     labels = ownership_labels(instance_id)
-    add_labels(result, labels)
+    add_labels(result, dict(labels, **{TACKER_INSTANCE_ID_LABEL: instance_id}))
     for path in _POD_TEMPLATE_PATHS.get(result.get("kind"), ()):
         template = nested_dict(result, path)
         if template is not None:
             add_labels(template, labels)
+            template["metadata"]["labels"].setdefault(TACKER_INSTANCE_ID_LABEL, instance_id)
     return result
+
+
+def without_new_template_label(obj, deployed):
+    """``obj`` (labelled) whose pod templates lack the Tacker label where ``deployed``'s (an instance labelled before
+    this collection added it) lack it and nothing else in them would change: a label alone never restarts pods."""
+    kind = object_of(obj).get("kind")
+    if kind not in _POD_TEMPLATE_PATHS or deployed is None:
+        return obj
+    result = copy.deepcopy(object_of(obj))
+    for path in _POD_TEMPLATE_PATHS[kind]:
+        template, before = nested_dict(result, path), nested_dict(object_of(deployed), path)
+        if template is not None and before is not None and TACKER_INSTANCE_ID_LABEL not in template_labels(before):
+            template_labels(template).pop(TACKER_INSTANCE_ID_LABEL, None)
+    paths = _POD_TEMPLATE_PATHS[kind]
+    if all(nested_dict(result, path) == nested_dict(object_of(deployed), path) for path in paths):
+        return result
+    return obj
+
+
+def template_labels(template):
+    return (template.get("metadata") or {}).get("labels") or {}
 
 
 def label_record(record, instance_id):

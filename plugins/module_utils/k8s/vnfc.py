@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_FIELD, INSTANTIATE_VNF_REQUEST, describe, kind_of, name_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_FIELD, INSTANTIATE_VNF_REQUEST, describe, kind_of, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST
 
@@ -53,6 +53,32 @@ def with_replicas(record, count, what=INSTANTIATE_VNF_REQUEST):
         result["object"].setdefault("spec", {})["replicas"] = count
     elif count != 1:
         raise ValidationError(what, DEF_FILES_FIELD, "{0} is a single pod, but the VNFD asks for {1} instances".format(describe(record), count))
+    return result
+
+
+# Set by the API server, never by a def file: kept out of the record whatever a def file holds.
+_SERVER_FIELDS = ("status",)
+_SERVER_METADATA = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink")
+
+
+def vdu_objects(vdu_records, deployed, counts):
+    """VDU id -> its workload as deployed (Tacker v2's ``instantiatedVnfInfo.metadata.vdu_reses``): the def file's
+    object with the instance's namespace and labels, ``spec.replicas`` at the VDU's count; nothing the API server adds.
+
+    ``vdu_records``: VDU id -> a record naming its workload; ``deployed``: the deployed manifest records (workloads
+    whole); ``counts``: VDU id -> VNFCs. A VDU whose workload is not among ``deployed`` has none.
+    """
+    objects = {(kind_of(record), name_of(record)): object_of(record) for record in deployed or () if kind_of(record) in WORKLOAD_KINDS}
+    result = {}
+    for vdu_id, record in vdu_records.items():
+        obj = objects.get((kind_of(record), name_of(record)))
+        if obj is None:
+            continue
+        obj = {key: copy.deepcopy(value) for key, value in obj.items() if key not in _SERVER_FIELDS}
+        obj["metadata"] = {key: value for key, value in (obj.get("metadata") or {}).items() if key not in _SERVER_METADATA}
+        if kind_of(obj) in SCALABLE_KINDS and counts.get(vdu_id) is not None:
+            obj.setdefault("spec", {})["replicas"] = counts[vdu_id]
+        result[vdu_id] = obj
     return result
 
 

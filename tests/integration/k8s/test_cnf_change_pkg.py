@@ -152,6 +152,11 @@ def test_change_rolls_the_named_vdus_restarts_only_readers_and_reruns_with_no_wr
     assert {pod for _vdu, pod in new_vnfcs.values()} == set(after["vdu1"]) | set(after["vdu2"])
     assert {change["changeType"] for change in occ["resourceChanges"]["affectedVnfcs"]} == {"MODIFIED"}
     assert kube.request("GET", "/api/v1/namespaces/{0}/configmaps/cm-old".format(ns))[0] == 404
+    # Tacker's vdu_reses: each VDU's workload of the new package at the kept count, labelled.
+    vdu_reses = record["instantiatedVnfInfo"]["metadata"]["vdu_reses"]
+    assert {vdu_id: (obj["metadata"]["name"], obj["spec"]["replicas"], obj["spec"]["template"]["spec"]["containers"][0]["image"],
+                     obj["metadata"]["labels"]["tacker_vnf_instance_id"]) for vdu_id, obj in vdu_reses.items()} == \
+        {"VDU1": ("vdu1", 3, "app:2.0", cnf["vnf_instance_id"]), "VDU2": ("vdu2", 3, "app:1.0", cnf["vnf_instance_id"])}
     # The hook ran once per VNFC, after its VDU rolled, VDU2 first; the password was given to it, never shown.
     lines = trail.read_text().split("\n")
     assert [line.split()[1] for line in lines if line] == ["VDU2"] * 3 + ["VDU1"] * 3

@@ -141,6 +141,11 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     assert renamed and renamed <= {item["vnfc_id"] for item in replaced}
     info = ansible_task("vnf_info", lookup)
     assert info["vnf_instances"][0]["vnfdId"] == AFTER_VNFD_ID
+    # Tacker's vdu_reses: each VDU's workload with its new images, labelled; the ReplicaSet's port stays as deployed.
+    assert vdu_image(record, "Deployment", "vdu1-update") == "cirros"
+    assert vdu_res(record, "ReplicaSet", "vdu2-update")["spec"]["template"]["spec"]["containers"][0]["ports"][0]["containerPort"] == 80
+    assert {obj["metadata"]["labels"]["tacker_vnf_instance_id"] for obj in record["instantiatedVnfInfo"]["metadata"]["vdu_reses"].values()} == \
+        {cnf["vnf_instance_id"]}
 
     # A re-run restarts nothing and writes nothing.
     start = k8s_audit.mark()
@@ -148,6 +153,22 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     assert again["changed"] is False, again.get("msg")
     assert summarize(k8s_audit.writes(start, user=ADMIN_USER)) == []
     assert pods_by_owner(kube, ns) == after
+
+
+def vdu_res(instance, kind, name):
+    """The record's vdu_reses entry of the workload ``kind``/``name``."""
+    (found,) = [obj for obj in instance["instantiatedVnfInfo"]["metadata"]["vdu_reses"].values() if (obj["kind"], obj["metadata"]["name"]) == (kind, name)]
+    return found
+
+
+def vdu_image(instance, kind, name):
+    return vdu_res(instance, kind, name)["spec"]["template"]["spec"]["containers"][0]["image"]
+
+
+def before_image(pods, key):
+    """The image of the first container of the pods of workload ``key`` (pods_by_owner's answer), one for them all."""
+    (image,) = {images[0] for _uid, images in pods[key].values()}
+    return image
 
 
 def failed_half_way(ansible_task, kube, cnf, packages, namespace):
@@ -187,6 +208,7 @@ def test_failed_update_rolls_back_exactly(ansible_task, kube, cnf, packages, k8s
     for key in UNTOUCHED:
         assert restored[key] == before[key], key
     assert rolled["vnf_instance"]["vnfdId"] == BEFORE_VNFD_ID and rolled["vnf_instance"]["vnfInstanceName"] == "modify_vnf_before"
+    assert vdu_image(rolled["vnf_instance"], "Deployment", "vdu1-update") == before_image(before, ("Deployment", "vdu1-update"))
     assert kube.request("GET", "/api/v1/namespaces/{0}/secrets/vnflcm-{1}-rollback".format(ns, cnf["vnf_instance_id"]))[0] == 404
     again = ansible_task("vnf_lcm_op_occ", dict(lcm, action="rollback", vnf_lcm_op_occ_id=rolled["vnf_lcm_op_occ"]["id"]))
     assert again["changed"] is False

@@ -19,6 +19,7 @@ from labk8s.cluster import ADMIN_USER
 DEF_DIR = "Files/kubernetes/"
 HAS_NS = DEF_DIR + "deployment_has_namespace.yaml"   # names multi-namespace02
 NO_NS = DEF_DIR + "deployment_no_namespace.yaml"
+TACKER_LABEL = "tacker_vnf_instance_id"
 NS01 = DEF_DIR + "namespace01.yaml"
 NS02 = DEF_DIR + "namespace02.yaml"
 
@@ -51,9 +52,15 @@ def deployment_path(namespace, name="vdu1"):
 
 
 def pods_of(kube, namespace):
-    return {pod["metadata"]["name"]: pod["metadata"]["uid"]
-            for pod in kube.call("GET", "/api/v1/namespaces/{0}/pods".format(namespace))["items"]
-            if not pod["metadata"].get("deletionTimestamp")}
+    return {pod["metadata"]["name"]: pod["metadata"]["uid"] for pod in live_pods(kube, namespace)}
+
+
+def vdu_res(result, vdu_id="VDU1"):
+    return result["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["vdu_reses"][vdu_id]
+
+
+def live_pods(kube, namespace):
+    return [pod for pod in kube.call("GET", "/api/v1/namespaces/{0}/pods".format(namespace))["items"] if not pod["metadata"].get("deletionTimestamp")]
 
 
 def vnfc_pods(result):
@@ -94,6 +101,12 @@ def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kub
     assert instance["metadata"]["namespace"] == "multi-namespace01"
     assert instance["instantiatedVnfInfo"]["metadata"]["namespace"] == "multi-namespace01"
     assert len(vnfc_pods(done)) == 1 and set(vnfc_pods(done)) == set(pods_of(kube, "multi-namespace01"))
+    # Tacker's record: the VDU's workload as deployed, labelled tacker_vnf_instance_id as the live one and its pods are.
+    live = kube.call("GET", deployment_path("multi-namespace01"))
+    assert vdu_res(done)["metadata"]["labels"][TACKER_LABEL] == live["metadata"]["labels"][TACKER_LABEL] == instance["id"]
+    assert vdu_res(done)["spec"]["template"]["metadata"]["labels"] == live["spec"]["template"]["metadata"]["labels"]
+    assert vdu_res(done)["spec"]["replicas"] == 1 and "status" not in vdu_res(done)
+    assert {pod["metadata"]["labels"].get(TACKER_LABEL) for pod in live_pods(kube, "multi-namespace01")} == {instance["id"]}
 
     start = k8s_audit.mark()
     again = ansible_task("vnf_instantiate", args)
@@ -108,6 +121,7 @@ def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kub
     assert not out.get("failed"), out.get("msg")
     assert len(vnfc_pods(out)) == 2 and set(vnfc_pods(out)) == set(pods_of(kube, "multi-namespace01"))
     assert {item["changeType"] for item in out["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]} == {"ADDED"}
+    assert vdu_res(out) == dict(vdu_res(done), spec=dict(vdu_res(done)["spec"], replicas=2))
 
     start = k8s_audit.mark()
     too_far = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect", "numberOfSteps": 5}))
@@ -118,6 +132,7 @@ def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kub
     assert not back.get("failed"), back.get("msg")
     assert len(vnfc_pods(back)) == 1
     assert {"aspectId": "vdu1_aspect", "scaleLevel": 0} in back["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]
+    assert vdu_res(back) == vdu_res(done)
 
     vnfc = back["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]
     old_pod = vnfc_pods(back)[0]
@@ -126,10 +141,12 @@ def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kub
     assert healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]["id"] == vnfc["id"]
     new_pod = vnfc_pods(healed)[0]
     assert new_pod != old_pod and set(pods_of(kube, "multi-namespace01")) == {new_pod}
+    assert vdu_res(healed) == vdu_res(done)
 
     gone = ansible_task("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"}))
     assert not gone.get("failed"), gone.get("msg")
     assert gone["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert "instantiatedVnfInfo" not in gone["vnf_instance"]  # vdu_reses with it
     assert not exists(kube, deployment_path("multi-namespace01"))
     assert not exists(kube, "/api/v1/namespaces/multi-namespace01")
 

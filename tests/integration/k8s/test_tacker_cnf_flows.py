@@ -34,6 +34,9 @@ declare ``../Scripts/sample_script.py`` for their Vnflcm interface, which the fi
 and adds a script of its own (:data:`SAMPLE_SCRIPT`) that fails the operation whose marker file exists, and the modules
 run it (``allow_package_scripts: true``).
 
+The record keeps Tacker's ``instantiatedVnfInfo.metadata.vdu_reses`` (each VDU's object as deployed, labelled
+``tacker_vnf_instance_id``), so Tacker's ``_get_vdu_label`` assertions are made with a helper that reads it as Tacker's does.
+
 Differences kept on purpose (the flow asserts this collection's behaviour there and says why):
 
 - heal keeps the VNFC ids, their resources change; Tacker gives the healed VNFC a new id.
@@ -66,6 +69,7 @@ OLD_PACKAGE = "test_instantiate_cnf_resources"
 NEW_PACKAGE = "test_change_vnf_pkg_with_deployment"
 SCRIPT = "Scripts/sample_script.py"
 INSTANCE_ID_LABEL = "vnflcm.nfv/instance-id"
+TACKER_LABEL = "tacker_vnf_instance_id"
 # The VIM's id (K8S_VIM_ID of min_sample_instantiate.json): the lab, reached through the modules' connection options.
 LAB_VIM_ID = "7d1f3c52-6a0e-4f9b-9c55-1b0e6fa3c001"
 # Seconds an operation that is to succeed may wait for its workloads; one that is to time out waits FAILING_WAIT.
@@ -356,6 +360,12 @@ def deleted(flow, result, namespace, inst_id):
     assert instance is None, instance
 
 
+def _get_vdu_label(inst_vnf_info, vdu_id):
+    """Tacker's VnfLcmKubernetesTest._get_vdu_label: the label of a VDU's object in the record, read exactly as Tacker reads it."""
+    vdu_reses = inst_vnf_info["metadata"]["vdu_reses"]
+    return vdu_reses[vdu_id]["metadata"].get("labels", {}).get("tacker_vnf_instance_id")
+
+
 def vdu_infos(body, vdu_id, key="vnfcResourceInfo"):
     return [info for info in body["instantiatedVnfInfo"][key] if info["vduId"] == vdu_id]
 
@@ -415,16 +425,27 @@ def test_basic_lcms_max(flow, packages, one_node, kube):
             vdu_nums[vnfc_info["vduId"]] += 1
     # Tacker: self.assertEqual({'VDU1': 1, 'VDU2': 2, 'VDU3': 1, 'VDU5': 1, 'VDU6': 1}, vdu_nums)
     assert vdu_nums == {"VDU1": 1, "VDU2": 2, "VDU3": 1, "VDU5": 1, "VDU6": 1}
-    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU1')) ... 'VDU6': Tacker's record keeps each
-    # VDU's resource (metadata.vdu_reses) with its label tacker_vnf_instance_id. Here each VNFC names its VDU's workload
-    # (vnfcResourceInfo[].metadata), and the workload on the VIM carries the instance's label.
+    # check VDU label
+    inst_vnf_info = body["instantiatedVnfInfo"]
+    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU1'))
+    assert _get_vdu_label(inst_vnf_info, "VDU1") == inst_id
+    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU2'))
+    assert _get_vdu_label(inst_vnf_info, "VDU2") == inst_id
+    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU3'))
+    assert _get_vdu_label(inst_vnf_info, "VDU3") == inst_id
+    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU5'))
+    assert _get_vdu_label(inst_vnf_info, "VDU5") == inst_id
+    # Tacker: self.assertEqual(inst_id, self._get_vdu_label(inst_vnf_info, 'VDU6'))
+    assert _get_vdu_label(inst_vnf_info, "VDU6") == inst_id
+    # Beyond Tacker: the record's object is the one on the VIM, and the VDU's pods carry the label too.
     for vdu_id in ("VDU1", "VDU2", "VDU3", "VDU5", "VDU6"):
-        workloads = {(info["metadata"]["workloadKind"], info["metadata"]["workloadName"]) for info in vdu_infos(body, vdu_id)}
-        assert len(workloads) == 1, (vdu_id, workloads)
-        ((kind, name),) = workloads
-        group = "/api/v1" if kind == "Pod" else "/apis/apps/v1"
-        live = kube.call("GET", "{0}/namespaces/{1}/{2}s/{3}".format(group, namespace, kind.lower(), name))
-        assert live["metadata"]["labels"].get(INSTANCE_ID_LABEL) == inst_id, (vdu_id, live["metadata"]["labels"])
+        recorded = inst_vnf_info["metadata"]["vdu_reses"][vdu_id]
+        group = "/api/v1" if recorded["kind"] == "Pod" else "/apis/apps/v1"
+        live = kube.call("GET", "{0}/namespaces/{1}/{2}s/{3}".format(group, namespace, recorded["kind"].lower(), recorded["metadata"]["name"]))
+        assert live["metadata"]["labels"].get(TACKER_LABEL) == inst_id, (vdu_id, live["metadata"]["labels"])
+        for info in vdu_infos(body, vdu_id):
+            pod = kube.call("GET", "/api/v1/namespaces/{0}/pods/{1}".format(namespace, info["computeResource"]["resourceId"]))
+            assert pod["metadata"]["labels"].get(TACKER_LABEL) == inst_id, (vdu_id, pod["metadata"]["labels"])
 
     # 4. Scale out a VNF instance
     result = flow.scale_vnf_instance(namespace, inst_id, flow.request(os.path.join(BASIC, "max_sample_scale_out.json")))
@@ -604,7 +625,7 @@ def instantiated_for_change(flow, packages):
     return new, namespace, inst_id, body, expected_inst_attrs
 
 
-def test_change_vnfpkg_for_deployment_res(flow, packages):
+def test_change_vnfpkg_for_deployment_res(flow, packages, kube):
     new, namespace, inst_id, body, expected_inst_attrs = instantiated_for_change(flow, packages)
     vnfc_resource_infos = body["instantiatedVnfInfo"]["vnfcResourceInfo"]
     before_resource_ids = {vnfc_info["computeResource"]["resourceId"] for vnfc_info in vnfc_resource_infos}
@@ -628,11 +649,17 @@ def test_change_vnfpkg_for_deployment_res(flow, packages):
     assert len(after_resource_ids) == 2
     # Tacker: self.assertNotEqual(before_resource_ids, after_resource_ids)
     assert after_resource_ids != before_resource_ids
+    # Beyond Tacker: the record's VDU2 is the new package's Deployment, labelled.
+    assert _get_vdu_label(body["instantiatedVnfInfo"], "VDU2") == inst_id
+    new_image = body["instantiatedVnfInfo"]["metadata"]["vdu_reses"]["VDU2"]["spec"]["template"]["spec"]["containers"][0]["image"]
+    live = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/vdu2".format(namespace))
+    assert live["spec"]["template"]["spec"]["containers"][0]["image"] == new_image
 
     # 6. Terminate a VNF instance
     result = flow.terminate_vnf_instance(namespace, inst_id, flow.request(os.path.join(CHANGE, "change_vnfpkg_terminate.json")))
     # Tacker: self.assertEqual(202, resp.status_code); self.wait_lcmocc_complete(lcmocc_id)
     completed(result, "TERMINATE")
+    assert "instantiatedVnfInfo" not in result["vnf_instance"]  # vdu_reses with it
 
     # 7. Delete a VNF instance
     result = flow.delete_vnf_instance(namespace, inst_id)

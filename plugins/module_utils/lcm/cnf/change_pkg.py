@@ -24,7 +24,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_chan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector, without_new_template_label
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import object_key
@@ -147,10 +147,15 @@ def new_scale_status(flavour, instance):
 
 
 def new_manifests(api, package, request, instance, flavour, counts):
-    """The new def files' objects as they are to be deployed: in the instance's namespace, with its labels, each VDU at its count."""
+    """The new def files' objects as they are to be deployed: in the instance's namespace, with its labels, each VDU at its count.
+
+    A workload deployed before pod templates got the Tacker label gets it only with another change of its template.
+    """
     records = load_manifests(package, request, WHAT)
     records = resolve_namespace(instance_namespace(instance), records, api.is_namespaced, allow_cluster_scoped=True, what=WHAT)["manifests"]
+    deployed = {object_key(record): record for record in private_state(instance).get("deployed") or ()}
     records = [label_record(record, instance["id"]) for record in records]
+    records = [dict(record, object=without_new_template_label(record["object"], deployed.get(object_key(record)))) for record in records]
     return sized(flavour, records, counts)
 
 

@@ -19,10 +19,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import i
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vnfc_info, vnfc_resource_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_objects, vnfc_info, vnfc_resource_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import NO_PROGRESS_SECONDS, pod_grace, wait_deleted
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, private_state, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
+
+# Tacker v2's key in instantiatedVnfInfo.metadata: each VDU's workload as deployed (k8s/vnfc.py: vdu_objects).
+VDU_RESES = "vdu_reses"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,9 +133,11 @@ def vdu_records_of(instance):
 
 
 def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
-    """``instance`` with vnfcResourceInfo / vnfcInfo read from the live pods.
+    """``instance`` with vnfcResourceInfo / vnfcInfo read from the live pods, and metadata.vdu_reses from its record.
 
-    ``healed_ids``: VNFC ids whose pods were replaced; the new pods take them over, oldest first.
+    ``healed_ids``: VNFC ids whose pods were replaced; the new pods take them over, oldest first. Every operation that
+    changes a VDU's workload or count ends here, so vdu_reses follows them (a record of a version that kept no
+    deployed manifests has none).
     """
     vdus = vdus if vdus is not None else vdu_records_of(instance)
     namespace = instance_namespace(instance)
@@ -160,4 +165,7 @@ def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
             item["id"] = reuse[item["vduId"]].pop(0)
     info["vnfcResourceInfo"] = resources
     info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
+    deployed = private_state(instance).get("deployed")
+    if deployed is not None:
+        info.setdefault("metadata", {})[VDU_RESES] = vdu_objects(vdus, deployed, vnfc_counts(instance))
     return dict(instance, instantiatedVnfInfo=info)

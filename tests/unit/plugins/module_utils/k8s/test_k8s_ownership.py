@@ -13,7 +13,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import ownership as own
 
 INSTANCE_ID = "4a4e9b0e-6ab4-4fd5-aeb0-ab1a0b9e4e4c"
-OURS = {"app.kubernetes.io/managed-by": "nfv.vnflcm", "vnflcm.nfv/instance-id": INSTANCE_ID}
+OURS = {"app.kubernetes.io/managed-by": "nfv.vnflcm", "vnflcm.nfv/instance-id": INSTANCE_ID, "tacker_vnf_instance_id": INSTANCE_ID}
 
 
 def labels(obj, *path):
@@ -91,3 +91,56 @@ def test_name_hash_is_label_safe_and_stable():
     value = own.name_hash("My VNF / ünïcode")
     assert value == own.name_hash("My VNF / ünïcode") != own.name_hash("other")
     assert own.check_label_value(value) == value and len(value) == 16
+
+
+# --- Tacker v2's label ------------------------------------------------------------------------------
+
+TACKER = "tacker_vnf_instance_id"
+
+
+def test_tacker_label_on_objects_and_pod_templates_never_in_selectors(k8s_obj):
+    spec = {"selector": {"matchLabels": {"app": "d"}}, "template": {"metadata": {"labels": {"app": "d"}}}}
+    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec=spec)
+    deployment["metadata"]["labels"] = {TACKER: "set-by-the-def-file"}
+    labelled = own.label_object(deployment, INSTANCE_ID)
+    assert labels(labelled)[TACKER] == INSTANCE_ID  # overwritten, as Tacker does
+    assert labels(labelled, "spec", "template")[TACKER] == INSTANCE_ID
+    assert labelled["spec"]["selector"] == {"matchLabels": {"app": "d"}}
+    assert TACKER not in own.label_selector(INSTANCE_ID) and TACKER not in own.resource_selector(INSTANCE_ID)
+
+
+def test_a_template_label_of_the_def_file_stays_its_selector_may_match_on_it(k8s_obj):
+    matched = {TACKER: "mine", "app": "d"}
+    spec = {"selector": {"matchLabels": dict(matched)}, "template": {"metadata": {"labels": dict(matched)}}}
+    deployment = k8s_obj("Deployment", "d", api_version="apps/v1", spec=spec)
+    labelled = own.label_object(deployment, INSTANCE_ID)
+    assert labels(labelled, "spec", "template") == dict(OURS, **matched)
+    assert labels(labelled)[TACKER] == INSTANCE_ID
+
+
+def deployed_before_the_label(obj):
+    """``obj`` labelled as a version before the Tacker label did (its pod templates and itself without it)."""
+    result = own.label_object(obj, INSTANCE_ID)
+    for labelled in (result, result["spec"]["template"]):
+        labelled["metadata"]["labels"].pop(TACKER)
+    return result
+
+
+def test_an_unchanged_template_deployed_without_the_label_stays_without_it(k8s_obj):
+    new = k8s_obj("Deployment", "d", api_version="apps/v1", spec={"replicas": 3, "template": {"metadata": {"labels": {"app": "d"}}, "spec": {}}})
+    deployed = deployed_before_the_label(new)
+    kept = own.without_new_template_label(own.label_object(new, INSTANCE_ID), {"object": deployed})
+    assert kept["spec"]["template"] == deployed["spec"]["template"]  # no rollout for a label alone
+    assert labels(kept)[TACKER] == INSTANCE_ID  # the object's own label changes no pod
+
+
+def test_a_changed_template_gets_the_label_with_its_change(k8s_obj):
+    old = k8s_obj("Deployment", "d", api_version="apps/v1", spec={"template": {"metadata": {"labels": {"app": "d"}}, "spec": {"x": 1}}})
+    new = own.label_object(dict(old, spec={"template": {"metadata": {"labels": {"app": "d"}}, "spec": {"x": 2}}}), INSTANCE_ID)
+    assert own.without_new_template_label(new, deployed_before_the_label(old)) == new
+    # Deployed with the label already, or not deployed at all (a new workload), or no pod template: as labelled.
+    labelled_old = own.label_object(old, INSTANCE_ID)
+    assert own.without_new_template_label(labelled_old, labelled_old) == labelled_old
+    assert own.without_new_template_label(new, None) == new
+    service = own.label_object(k8s_obj("Service", "s"), INSTANCE_ID)
+    assert own.without_new_template_label(service, k8s_obj("Service", "s")) == service

@@ -11,6 +11,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import TACKER_INSTANCE_ID_LABEL, label_object, without_new_template_label
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import CONFIG_HASH_ANNOTATION
 
 NS = "vnf-ns"
@@ -90,6 +91,25 @@ def test_nothing_differs_nothing_to_do_and_replicas_come_from_the_scale_level():
     assert not plan([CM, VDU1, VDU2])["changed"]
     job = plan([CM, deployment("vdu1", "app:1", reads=("cm", "mode"), replicas=3), VDU2])
     assert by_step(job)["VDU1"] == [("update", "Deployment", "vdu1")] and job["steps"][1]["actions"][0]["changes"] == ["spec.replicas"]
+
+
+def test_an_instance_deployed_before_the_tacker_label_gets_it_on_its_objects_not_its_pod_templates():
+    deployed = [without_tacker_label(label_object(item, "vnf-1")) for item in (CM, VDU1, VDU2)]
+    new = [label_object(item, "vnf-1") for item in (CM, VDU1, deployment("vdu2", "app:2", reads=("cm", "other")))]
+    new = [without_new_template_label(item, old) for item, old in zip(new, deployed)]
+    job = plan(new, old=deployed)
+    vdu1, vdu2 = job["steps"][1]["actions"][0], job["steps"][2]["actions"][0]
+    # vdu1's template is as deployed: a PUT of its labels, no rollout; vdu2 rolls for its image and gets the label with it.
+    assert vdu1["changes"] == ["metadata.labels.tacker_vnf_instance_id"]
+    assert vdu1["object"]["spec"]["template"]["metadata"]["labels"] == deployed[1]["spec"]["template"]["metadata"]["labels"]
+    assert "spec.template.metadata.labels.tacker_vnf_instance_id" in vdu2["changes"]
+
+
+def without_tacker_label(obj):
+    result = copy.deepcopy(obj)
+    for labelled in [result] + ([result["spec"]["template"]] if result["kind"] == "Deployment" else []):
+        labelled["metadata"]["labels"].pop(TACKER_INSTANCE_ID_LABEL)
+    return result
 
 
 def test_a_live_config_hash_is_kept_on_update_so_that_only_real_changes_restart():

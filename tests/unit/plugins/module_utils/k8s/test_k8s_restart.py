@@ -16,6 +16,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import restart
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import manifest_records
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import named_containers, pod_spec_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -319,6 +320,22 @@ def test_deployment_using_the_configmap_only_through_env_from():
     assert restarted(plan) == [("Deployment", "web")]
     assert plan["restart"][0]["reasons"] == [{"type": "config", "kind": "ConfigMap", "name": "cm", "keys": ["a"], "via": ["envFrom"]}]
     assert plan["untouched"] == [{"kind": "Deployment", "name": "other"}]
+
+
+def test_the_tacker_label_alone_restarts_nothing():
+    """An instance deployed before pod templates got tacker_vnf_instance_id: the new package's templates differ by it alone."""
+    reader = workload("Deployment", "web", container(envFrom=[{"configMapRef": {"name": "cm"}}]))
+    new = [label_object(item, "vnf-1") for item in (configmap("cm", a="1"), reader, workload("Pod", "solo", container()))]
+    old = copy.deepcopy(new)
+    for item in old:
+        for labelled in [item] + ([item["spec"]["template"]] if item["kind"] == "Deployment" else []):
+            labelled["metadata"]["labels"].pop("tacker_vnf_instance_id")
+    plan = plan_for(old, new, [as_live(item) for item in old])
+    assert plan["restart"] == [] and plan["template_only"] == [] and not plan["changed"]
+    # Reported as not applied (a container update applies images and ConfigMap/Secret content only).
+    assert [(change["name"], change["path"]) for change in plan["not_applied"]] == [
+        ("web", "metadata.labels.tacker_vnf_instance_id"), ("web", "spec.template.metadata.labels.tacker_vnf_instance_id"),
+        ("solo", "metadata.labels.tacker_vnf_instance_id")]
 
 
 def test_deployment_using_the_secret_through_a_projected_volume():

@@ -280,3 +280,23 @@ def test_check_scalable(flavour, k8s_record):
         with pytest.raises(ValidationError) as err:
             vnfc.check_scalable({"VDU1": k8s_record(kind, "vdu1")}, "vdu1_aspect", flavour)
         assert err.value.field == "aspectId"
+
+
+# --- Tacker's vdu_reses: each VDU's workload as deployed ---------------------------------------------
+
+def test_vdu_objects_are_the_deployed_workloads_at_their_counts(k8s_record):
+    deployment = k8s_record("Deployment", "vdu1", api_version="apps/v1", spec={"replicas": 1, "template": {"spec": {}}})
+    deployment["object"]["status"] = {"replicas": 1}  # a def file exported from a cluster: not the VDU's object
+    deployment["object"]["metadata"].update(managedFields=[{"manager": "x"}], resourceVersion="9", labels={"tacker_vnf_instance_id": "vnf-1"})
+    daemonset = k8s_record("DaemonSet", "vdu2", api_version="apps/v1", spec={"template": {"spec": {}}})
+    pod = k8s_record("Pod", "vdu3", spec={"containers": []})
+    secret = k8s_record("Secret", "vdu4", data={"password": "c2VjcmV0"})
+    vdus = {"VDU1": deployment, "VDU2": daemonset, "VDU3": pod, "VDU4": secret, "VDU5": k8s_record("Deployment", "gone", api_version="apps/v1")}
+    before = copy.deepcopy(deployment)
+    objects = vnfc.vdu_objects(vdus, [deployment, daemonset, pod, secret], {"VDU1": 3, "VDU2": 2, "VDU3": 1})
+    assert list(objects) == ["VDU1", "VDU2", "VDU3"]  # a Secret is never a VDU's object; a workload not deployed has none
+    assert objects["VDU1"] == {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "vdu1", "labels": {"tacker_vnf_instance_id": "vnf-1"}},
+                               "spec": {"replicas": 3, "template": {"spec": {}}}}
+    assert objects["VDU2"]["spec"] == {"template": {"spec": {}}}  # one pod per node: no replicas
+    assert objects["VDU3"] == pod["object"]
+    assert deployment == before

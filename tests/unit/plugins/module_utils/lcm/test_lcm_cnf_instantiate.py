@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import create_rank
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import ownership_labels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate import plan_instantiate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import plan_scale
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -135,3 +136,26 @@ def test_a_retry_adopts_what_the_interrupted_run_created(package):
     progress = {}
     retry.execute(progress)
     assert len(progress["created"]) == len(retry.plan["create"])
+
+
+def test_tacker_labels_and_vdu_reses_follow_instantiate_and_scale(package):
+    kube = FakeKube()
+    kube.patch = lambda api_version, kind, name, namespace, patch, content_type=None, dry_run=False: kube.objects[(kind, name)]
+    operation = planned(kube, package)
+    operation.prepare()
+    instance = operation.execute({})
+    instance_id = instance["id"]
+    for obj in kube.objects.values():
+        assert obj["metadata"]["labels"]["tacker_vnf_instance_id"] == instance_id, obj["metadata"]
+    assert kube.objects[("Deployment", "vdu2")]["spec"]["template"]["metadata"]["labels"]["tacker_vnf_instance_id"] == instance_id
+    vdu_reses = instance["instantiatedVnfInfo"]["metadata"]["vdu_reses"]
+    # Tacker's test (_get_vdu_label): each VDU's object as deployed, with the instance's label.
+    assert sorted(vdu_reses) == ["VDU2", "VDU3", "VDU5", "VDU6"]
+    assert {vdu_id: obj["kind"] for vdu_id, obj in vdu_reses.items()} == {"VDU2": "Deployment", "VDU3": "ReplicaSet", "VDU5": "StatefulSet",
+                                                                          "VDU6": "DaemonSet"}
+    assert all(obj["metadata"]["labels"]["tacker_vnf_instance_id"] == instance_id for obj in vdu_reses.values())
+    assert vdu_reses["VDU2"] == kube.objects[("Deployment", "vdu2")]
+    # A scale keeps the VDU's object at its new count.
+    scaled = plan_scale(kube, None, (instance, [], None), {"type": "SCALE_OUT", "aspectId": "vdu3_aspect"}, Waits(enabled=False)).execute({})
+    assert scaled["instantiatedVnfInfo"]["metadata"]["vdu_reses"]["VDU3"]["spec"]["replicas"] == vdu_reses["VDU3"]["spec"]["replicas"] + 1
+    assert scaled["instantiatedVnfInfo"]["metadata"]["vdu_reses"]["VDU2"] == vdu_reses["VDU2"]
