@@ -65,7 +65,8 @@ def check_vim_endpoints(request, vim_types, server, connection, keystone=False, 
     for vim_id, vim in pairs:
         if not isinstance(vim, dict) or vim.get("vimType", vim_types[0]) not in vim_types:
             continue
-        endpoint = (vim.get("interfaceInfo") or {}).get("endpoint") if isinstance(vim.get("interfaceInfo"), dict) else None
+        interface = vim.get("interfaceInfo")
+        endpoint = interface.get("endpoint") if isinstance(interface, dict) else None
         if endpoint is None:
             continue
         field = field_path(field_path("request.vimConnectionInfo", vim_id), "interfaceInfo") + ".endpoint"
