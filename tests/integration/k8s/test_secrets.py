@@ -50,11 +50,12 @@ def kubeconfig(server, ca_data, user, namespace):
 
 def module_args(package, namespace, access_secrets, server):
     """The args of each module; the request's VIM entry names ``server`` (the one the modules connect to), with a password."""
+    endpoint = server.replace("://", "://vim-user:{0}@".format(access_secrets["url_password"]), 1)
     request = {"flavourId": "simple",
                "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]},
                # Tacker's Kubernetes VIM entry: its credentials must never be printed either.
                "vimConnectionInfo": {"vim1": {"vimType": "kubernetes",
-                                              "interfaceInfo": {"endpoint": server.replace("://", "://vim-user:{0}@".format(access_secrets["url_password"]), 1)},
+                                              "interfaceInfo": {"endpoint": endpoint},
                                               "accessInfo": {"bearer_token": access_secrets["bearer_token"], "username": "vim-user",
                                                              "password": access_secrets["password"]}}}}
     instance = {"vnf_instance_name": INSTANCE, "namespace": namespace}

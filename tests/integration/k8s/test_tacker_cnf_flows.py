@@ -152,7 +152,8 @@ class LabVim:
 
     def placeholders(self, **more):
         # The endpoint first: Tacker's port (6443) is not the lab's.
-        values = {"https://K8S_API_HOST:6443": self.kube.server, "K8S_API_HOST": self.kube.host, "K8S_BEARER_TOKEN": self.token, "K8S_SSL_CA_CERT": self.ca_pem, "K8S_VIM_ID": LAB_VIM_ID}
+        values = {"https://K8S_API_HOST:6443": self.kube.server, "K8S_API_HOST": self.kube.host, "K8S_BEARER_TOKEN": self.token,
+                  "K8S_SSL_CA_CERT": self.ca_pem, "K8S_VIM_ID": LAB_VIM_ID}
         values.update(more)
         return values
 

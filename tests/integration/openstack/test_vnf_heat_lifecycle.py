@@ -223,8 +223,8 @@ def test_change_ext_conn_rolled_back_then_done_and_rerun(lab, admin_conn, ansibl
     assert len(heat_writes(lab, stack_name)) == writes
     # A VIM connection to a Keystone other than the cloud's: refused naming the field and the Keystone in use, no write.
     moved = [{"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c1": cp_config("net1-subnet")}}]}]
-    elsewhere = ansible_task("vnf_change_ext_conn", dict(base, request={"vimConnectionInfo": vim_connection("https://keystone.example/v3"),
-                                                                       "extVirtualLinks": moved}))
+    other_vim = {"vimConnectionInfo": vim_connection("https://keystone.example/v3"), "extVirtualLinks": moved}
+    elsewhere = ansible_task("vnf_change_ext_conn", dict(base, request=other_vim))
     assert elsewhere.get("failed") and "vim1.interfaceInfo.endpoint: names https://keystone.example:443, but the module connects to " \
         + normalised_url(keystone_url(lab), keystone=True) + " (the cloud option" in elsewhere["msg"], elsewhere.get("msg")
     assert len(heat_writes(lab, stack_name)) == writes
