@@ -56,6 +56,8 @@ options:
         description:
           - VIM connections, merged into the instance's C(vimConnectionInfo) as a JSON Merge Patch (a V(null)
             entry removes one); secrets are never recorded.
+          - An C(interfaceInfo.endpoint) must name the server the module connects to, as for vnf_instantiate's
+            C(vimConnectionInfo); another is refused before any write.
         type: dict
       additionalParams:
         description:

@@ -140,6 +140,8 @@ options:
         description:
           - A JSON Merge Patch of the instance's VIM connections (a map). Secrets in C(accessInfo) are masked in all
             output and never stored.
+          - An C(interfaceInfo.endpoint) must name the server the module connects to, as for vnf_instantiate's
+            C(vimConnectionInfo); another is refused before any write.
         type: dict
       additionalParams:
         description:

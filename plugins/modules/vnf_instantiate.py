@@ -114,6 +114,14 @@ options:
             with an C(id)), as Tacker takes them. An entry of C(vimType) V(ETSINFV.OPENSTACK_KEYSTONE.V_3) selects
             OpenStack and, without O(cloud) or O(auth), gives the connection (C(interfaceInfo.endpoint),
             C(accessInfo.username), C(password), C(project), C(projectDomain), C(userDomain), C(region)).
+          - "One VIM per instance: the C(interfaceInfo.endpoint) of an entry of the VIM in use (or of no C(vimType)) must
+            name the server the module connects to: the API server of O(kubeconfig) or O(host), the Keystone of O(cloud)
+            or O(auth). URLs are compared by scheme, host (any case), port (V(443) for https and V(80) for http when
+            none is given) and path without its trailing slash, and for Keystone a last C(/v3) or none alike. Another
+            server is refused before any write, the error naming the field and the server the module connects to
+            (never a credential). Without O(cloud) and O(auth), an OpenStack module connects to the request's own.
+            Tacker's request files are taken with their placeholders filled, as Tacker's paramgen fills them
+            (C(https://K8S_API_HOST:6443): the API server's real URL)."
           - C(accessInfo) is never returned nor stored with its secrets, and its secrets are masked in all output.
         type: raw
       additionalParams:
@@ -312,7 +320,7 @@ EXAMPLES = r"""
           - Files/kubernetes/deployment.yaml
   register: cnf1
 
-- name: Use a request file written for Tacker, unchanged (its vimConnectionInfo is recorded without its token)
+- name: Use a request file written for Tacker, its placeholders filled (its vimConnectionInfo is recorded without its token)
   nfv.vnflcm.vnf_instantiate:
     package: /srv/packages/test_instantiate_cnf_resources
     vnf_instance_name: cnf2

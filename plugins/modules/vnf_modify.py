@@ -97,6 +97,8 @@ options:
         description:
           - A JSON Merge Patch of the instance's VIM connections (an entry set to null is removed). Their C(accessInfo)
             is never returned nor stored with its secrets, and its secrets are masked in all output.
+          - An C(interfaceInfo.endpoint) must name the server the module connects to, as for vnf_instantiate's
+            C(vimConnectionInfo); another is refused before any write.
         type: raw
       vimConnectionInfoDeleteIds:
         description:

@@ -108,6 +108,19 @@ def vim_options(vim):
     return options
 
 
+def keystone_url(conn):
+    """The Keystone URL the connection authenticates at (None for an auth plugin without one)."""
+    return (conn.config.get_auth_args() or {}).get("auth_url")
+
+
+def connection_source(params):
+    """Which options gave the connection, for an error that names the VIM the module connects to."""
+    for option in ("cloud", "auth"):
+        if params.get(option):
+            return "the {0} option; without cloud and auth the module connects to the request's".format(option)
+    return "the request's first OpenStack vimConnectionInfo entry"
+
+
 # Seconds one API request may take when api_timeout is not set: a peer that vanished must not hang
 # an operation (openstack.cloud passes nothing then, and requests waits for ever).
 API_TIMEOUT = 120

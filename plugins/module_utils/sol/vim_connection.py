@@ -9,7 +9,11 @@ stacks: it never keeps a VIM's credential. An operation that needs one takes it 
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, masked_secrets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 
 OPENSTACK_VIM_TYPES = ("ETSINFV.OPENSTACK_KEYSTONE.V_3", "ETSINFV.OPENSTACK_KEYSTONE.v_3", "OPENSTACK_KEYSTONE.V_3")
 KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1")
@@ -17,6 +21,61 @@ KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1")
 
 def is_openstack_vim(vim):
     return (vim or {}).get("vimType") in OPENSTACK_VIM_TYPES
+
+
+# The port a URL without one dials.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalised_url(url, keystone=False):
+    """``scheme://host:port/path`` of an http(s) URL as two are compared: host in lower case, the scheme's port written
+    out, no user info (a credential), query or trailing slash; for Keystone (``keystone``) a last ``/v3`` dropped, which
+    keystoneauth finds either way. None when ``url`` is not an http(s) URL with a host. Pure."""
+    if not isinstance(url, str):
+        return None
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    host = "[{0}]".format(parts.hostname) if ":" in parts.hostname else parts.hostname.lower()
+    path = parts.path.rstrip("/")
+    if keystone and path.lower().endswith("/v3"):
+        path = path[:-3].rstrip("/")
+    return "{0}://{1}:{2}{3}".format(scheme, host, port or DEFAULT_PORTS[scheme], path)
+
+
+def check_vim_endpoints(request, vim_types, server, connection, keystone=False, what="module options"):
+    """Refuse a request whose vimConnectionInfo names a VIM other than ``server``, the one the module connects to (as
+    ``connection`` says: which options gave it), before anything is written: an instance has one VIM, and its record
+    names the one its resources are on.
+
+    Compared: the ``interfaceInfo.endpoint`` of each entry of a type in ``vim_types`` or of none (a merge patch's entry
+    of the instance's VIM), as normalised_url makes them (``keystone``: OpenStack's Keystone). The error names the field
+    and both servers, without their user info. Nothing is compared when ``server`` is unknown. Pure.
+    """
+    expected = normalised_url(server, keystone)
+    connections = (request or {}).get("vimConnectionInfo") if isinstance(request, dict) else None
+    if expected is None or not connections:
+        return
+    pairs = connections.items() if isinstance(connections, dict) else enumerate(connections)
+    for vim_id, vim in pairs:
+        if not isinstance(vim, dict) or vim.get("vimType", vim_types[0]) not in vim_types:
+            continue
+        interface = vim.get("interfaceInfo")
+        endpoint = interface.get("endpoint") if isinstance(interface, dict) else None
+        if endpoint is None:
+            continue
+        field = field_path(field_path("request.vimConnectionInfo", vim_id), "interfaceInfo") + ".endpoint"
+        named = normalised_url(endpoint, keystone)
+        if named is None:
+            raise ValidationError(what, field, "is not an http(s) URL with a host")
+        if named != expected:
+            raise ValidationError(what, field, "names {0}, but the module connects to {1} ({2}): one VIM per instance, the one "
+                                  "the module connects to".format(named, expected, connection))
 
 
 def recordable_vim(vim):

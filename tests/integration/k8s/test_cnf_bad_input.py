@@ -164,6 +164,9 @@ def run_corpus(ansible_play, k8s_audit, admin, tenant, k8s_tenant, ns, quota_ns,
         return dict(auth, package=packages[package], vnf_instance_name=name, request=req, **options)
 
     where = dict(admin, namespace=ns, vnf_instance_name="corpus")
+    with open(admin["kubeconfig"]) as handle:
+        server = yaml.safe_load(handle)["clusters"][0]["cluster"]["server"]
+    elsewhere = "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names {0}, but the module connects to " + server + " ("
     cases = [
         # (case, module, args, words the error must contain)
         ("package path missing", "vnf_instantiate", inst("missing", request([NO_NS], ns)), "no-such-package"),
@@ -191,8 +194,12 @@ def run_corpus(ansible_play, k8s_audit, admin, tenant, k8s_tenant, ns, quota_ns,
         ("unknown level", "vnf_instantiate", inst("good", request([NO_NS], ns, instantiationLevelId="nope")), "instantiationLevelId"),
         ("unknown request field", "vnf_instantiate", inst("good", request([NO_NS], ns, bogus=1)), "bogus"),
         ("a password of 1 MiB in accessInfo", "vnf_instantiate", inst("good", request([NO_NS], ns, vimConnectionInfo={"vim1": {
-            "vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1:6443"}, "accessInfo": {"password": "p" * (1024 * 1024)}}})),
+            "vimType": "kubernetes", "interfaceInfo": {"endpoint": server}, "accessInfo": {"password": "p" * (1024 * 1024)}}})),
          "request.vimConnectionInfo.vim1.accessInfo.password: is 1048576 characters long, more than the limit of 65536"),
+        # One VIM per instance: the request's is the one the module connects to, or nothing is done (no credential named).
+        ("a VIM endpoint other than the kubeconfig's server", "vnf_instantiate", inst("good", request([NO_NS], ns, vimConnectionInfo={"vim1": {
+            "vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://vim-user:url-pw@K8S_API_HOST:6443"}}})),
+         elsewhere.format("https://k8s_api_host:6443")),
         ("name of 300 characters", "vnf_instantiate", inst("good", request([NO_NS], ns), name="n" * 300), "vnf_instance_name"),
         ("description of 1100 characters", "vnf_instantiate", inst("good", request([NO_NS], ns), vnf_instance_description="d" * 1100),
          "vnf_instance_description"),
@@ -222,6 +229,8 @@ def run_corpus(ansible_play, k8s_audit, admin, tenant, k8s_tenant, ns, quota_ns,
         ("new package without the running VDU's def file", "vnf_modify",
          dict(where, package=packages["without_vdu2"], request={"vnfdId": NEW_VNFD_ID}),
          "the new package has no def file Files/kubernetes/deployment_no_namespace.yaml, which holds Deployment vdu2 of VDU VDU2"),
+        ("a VIM endpoint elsewhere in a modification", "vnf_modify", dict(where, request={"vimConnectionInfo": {"vim1": {
+            "interfaceInfo": {"endpoint": server.rsplit(":", 1)[0]}}}}), elsewhere.format(server.rsplit(":", 1)[0] + ":443")),
         ("name of 300 characters in a modification", "vnf_modify", dict(where, request={"vnfInstanceName": "n" * 300}), "vnfInstanceName"),
         ("an op occ that does not exist", "vnf_lcm_op_occ", dict(where, action="retry", vnf_lcm_op_occ_id="nope"), "nope"),
         ("retry of a completed op occ", "vnf_lcm_op_occ", dict(where, action="rollback"), "only a FAILED_TEMP operation"),
@@ -235,4 +244,4 @@ def run_corpus(ansible_play, k8s_audit, admin, tenant, k8s_tenant, ns, quota_ns,
         result = results[name]
         assert result.get("failed") is True, (name, result)
         assert result["msg"].startswith("Failed to ") and words in result["msg"], (name, result["msg"])
-        assert "Traceback" not in result["msg"] and "vnf_lcm_op_occ" not in result or name.startswith("retry"), (name, result)
+        assert "url-pw" not in result["msg"] and "Traceback" not in result["msg"] and "vnf_lcm_op_occ" not in result or name.startswith("retry"), (name, result)

@@ -278,7 +278,8 @@ def test_secrets_never_appear_in_results(ansible_task, k8s_lab, multi_ns, tmp_pa
     secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "vnf-credentials"}, "stringData": {"password": "pl41n-s3cret"}}
     package = package_with(tmp_path, multi_ns, {"secret.yaml": [secret]})
     body = request([DEF_DIR + "secret.yaml", NO_NS], k8s_namespace)
-    body["vimConnectionInfo"] = {"vim1": {"vimId": "lab", "vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1"},
+    server = yaml.safe_load(k8s_lab.kubeconfig.read_text())["clusters"][0]["cluster"]["server"]
+    body["vimConnectionInfo"] = {"vim1": {"vimId": "lab", "vimType": "kubernetes", "interfaceInfo": {"endpoint": server},
                                           "accessInfo": {"bearer_token": "t0ken-value-123"}}}
     args = {"kubeconfig": str(k8s_lab.kubeconfig), "package": package, "vnf_instance_name": "secretive", "request": body}
     for check in (True, False):

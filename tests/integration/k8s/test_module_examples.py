@@ -14,7 +14,8 @@ in the examples                             here
 connection, waiting options                 ``module_defaults`` for ``group/nfv.vnflcm.vnflcm``: the namespace's own
                                             ServiceAccount's kubeconfig (k8s_tenant), ``wait_timeout``, ``wait_sleep``
 ``lookup('ansible.builtin.file', ...)``     Tacker's request files (requests/sol_kubernetes_v2/test_vnflcm_basic) in the
-                                            playbook's folder
+                                            playbook's folder, ``https://K8S_API_HOST:6443`` the lab's API server URL (as
+                                            Tacker's paramgen fills it)
 ==========================================  ==============================================================================
 
 The scenario: cnf1 (Tacker's container-update "before" package) is planned, instantiated, scaled, healed, updated to the
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 
 from ansible_collections.nfv.vnflcm.tests.integration.module_examples import Example, Setup, helper, localize, problems, run_scenario, timings
@@ -42,7 +42,10 @@ REQUESTS = os.path.join("requests", "sol_kubernetes_v2", "test_vnflcm_basic")
 REQUEST_FILES = ("create.json", "min_sample_instantiate.json", "error_handling_instantiate.json")
 ADMIN = "{{ examples_admin_kubeconfig }}"
 NS = "{{ examples_namespace }}"
-CNF2 = ("vnf_instantiate", "Use a request file written for Tacker, unchanged (its vimConnectionInfo is recorded without its token)")
+CNF2 = ("vnf_instantiate", "Use a request file written for Tacker, its placeholders filled (its vimConnectionInfo is recorded without its token)")
+TACKER_ENDPOINT = "https://K8S_API_HOST:6443"
+# The lab's API server URL, which fills TACKER_ENDPOINT in the request files (set by the test).
+LAB_SERVER = {}
 UPDATE = ("vnf_modify", "Update containers to a new package, restarting only the pods that need it")
 # A setup operation that is to fail (a wait_timeout of its own, too short for pods that cannot start): FAILED_TEMP, or the
 # setup task fails.
@@ -87,7 +90,7 @@ def planned(result):
 
 def token_not_recorded(result):
     vim = result["vnf_instance"]["vimConnectionInfo"]["vim1"]
-    assert "accessInfo" not in vim and vim["interfaceInfo"] == {"endpoint": "https://K8S_API_HOST:6443"}, vim
+    assert "accessInfo" not in vim and vim["interfaceInfo"] == {"endpoint": LAB_SERVER["url"]}, vim
 
 
 def created_as_tacker(result):
@@ -205,8 +208,10 @@ def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_pa
             os.symlink(os.path.join(tacker_packages, name), packages / name)
     play = tmp_path / "play"
     play.mkdir()
+    LAB_SERVER["url"] = kubeapi.Api(k8s_lab.kubeconfig).server
     for name in REQUEST_FILES:
-        shutil.copy(os.path.join(tacker_packages, REQUESTS, name), play / name)
+        with open(os.path.join(tacker_packages, REQUESTS, name)) as handle:
+            (play / name).write_text(handle.read().replace(TACKER_ENDPOINT, LAB_SERVER["url"]))
     defaults = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
     play_vars = {"examples_admin_kubeconfig": str(k8s_lab.kubeconfig), "examples_namespace": namespace}
     env = {"NFV_LAB_TOOLS_DIR": os.path.dirname(os.path.dirname(os.path.abspath(kubeapi.__file__)))}

@@ -15,6 +15,7 @@ import json
 import uuid
 
 import pytest
+import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, owned, unblock_pods, wait_for
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.test_cnf_container_update import (
@@ -135,8 +136,10 @@ def test_the_request_s_vim_credentials_are_in_no_output_log_or_job_event(driver,
     log = tmp_path / "ansible.log"
     if isinstance(driver, PlaybookDriver):
         driver.env.update(ANSIBLE_VERBOSITY="3", ANSIBLE_LOG_PATH=str(log))
+    server = yaml.safe_load(k8s_tenant.kubeconfig.read_text())["clusters"][0]["cluster"]["server"]
     request = {"type": "SCALE_OUT", "aspectId": "vdu1_aspect",
-               "vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://127.0.0.1:1"},
+               # The server the role connects to: the run fails for the instance it cannot find, with the request taken apart.
+               "vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "interfaceInfo": {"endpoint": server},
                                               "accessInfo": {"password": secrets["accessInfo password"], "bearer_token": secrets["accessInfo token"]}}}}
     run = driver.run("scale", {"vnf_lifecycle_instance_name": "nobody", "vnf_lifecycle_namespace": k8s_tenant.namespace,
                                "vnf_lifecycle_request": request})

@@ -56,10 +56,11 @@ def kubeconfig(server, ca_data, user, namespace):
             "users": [{"name": "role-secrets", "user": user}]}
 
 
-def entry_points(namespace, package, secret, hooks):
-    """``[(operation, variables, expected status or None)]``: the entry points the test runs, in the order it runs them."""
+def entry_points(namespace, package, secret, hooks, server):
+    """``[(operation, variables, expected status or None)]``: the entry points the test runs, in the order it runs them; the
+    request's VIM entry names ``server``, the one the role connects to."""
     vim = {"vim1": {"vimType": "kubernetes",
-                    "interfaceInfo": {"endpoint": "https://vim-user:{0}@127.0.0.1:6443".format(secret["interfaceInfo URL password"])},
+                    "interfaceInfo": {"endpoint": server.replace("://", "://vim-user:{0}@".format(secret["interfaceInfo URL password"]), 1)},
                     "accessInfo": {"username": "vim-user", "password": secret["accessInfo password"],
                                    "bearer_token": secret["accessInfo bearer_token"]}}}
     record = {"vnf_lifecycle_instance_name": INSTANCE, "vnf_lifecycle_namespace": namespace, "vnf_lifecycle_wait_timeout": 120,
@@ -144,7 +145,7 @@ def test_no_secret_given_to_the_role_is_printed(k8s_lab, k8s_tenant, tacker_pack
             if found:
                 break
 
-    everything = entry_points(namespace, package, secret, hooks)
+    everything = entry_points(namespace, package, secret, hooks, server)
     # ansible-playbook -vvv: every entry point, from the instantiation to the deletion.
     check(playbook, everything)
     assert not found, report(found)

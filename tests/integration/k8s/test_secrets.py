@@ -48,12 +48,14 @@ def kubeconfig(server, ca_data, user, namespace):
             "users": [{"name": "secrets", "user": user}]}
 
 
-def module_args(package, namespace, access_secrets):
+def module_args(package, namespace, access_secrets, server):
+    """The args of each module; the request's VIM entry names ``server`` (the one the modules connect to), with a password."""
+    endpoint = server.replace("://", "://vim-user:{0}@".format(access_secrets["url_password"]), 1)
     request = {"flavourId": "simple",
                "additionalParams": {"namespace": namespace, "lcm-kubernetes-def-files": ["Files/kubernetes/deployment_no_namespace.yaml"]},
                # Tacker's Kubernetes VIM entry: its credentials must never be printed either.
                "vimConnectionInfo": {"vim1": {"vimType": "kubernetes",
-                                              "interfaceInfo": {"endpoint": "https://vim-user:{0}@127.0.0.1:6443".format(access_secrets["url_password"])},
+                                              "interfaceInfo": {"endpoint": endpoint},
                                               "accessInfo": {"bearer_token": access_secrets["bearer_token"], "username": "vim-user",
                                                              "password": access_secrets["password"]}}}}
     instance = {"vnf_instance_name": INSTANCE, "namespace": namespace}
@@ -125,7 +127,7 @@ def test_no_credential_is_printed_in_any_form(k8s_lab, k8s_tenant, ansible_task,
         "basic auth": {"host": server, "username": "admin", "password": secret["basic auth password"], "ca_cert": str(ca_file)},
     }
     args = module_args(package, namespace, {"url_password": secret["interfaceInfo URL password"], "bearer_token": secret["accessInfo bearer_token"],
-                                            "password": secret["accessInfo password"], "vnfc_password": secret["vdu_params password"]})
+                                            "password": secret["accessInfo password"], "vnfc_password": secret["vdu_params password"]}, server)
     results = run_without_leaks(secret, forms, args, tmp_path)
 
     # The forms the lab accepts really authenticated: vnf_info found the instance with each of them.
@@ -155,7 +157,8 @@ def test_no_vim_credential_is_stored_in_the_record(k8s_lab, k8s_tenant, kube, an
     secret = {"accessInfo bearer_token": "vim-bearer-" + secrets.token_hex(12), "accessInfo password": "vim-password-" + secrets.token_hex(12),
               "interfaceInfo URL password": "vim-url-" + secrets.token_hex(12)}
     args = module_args(package, namespace, {"url_password": secret["interfaceInfo URL password"], "bearer_token": secret["accessInfo bearer_token"],
-                                            "password": secret["accessInfo password"], "vnfc_password": "unused-" + secrets.token_hex(4)})
+                                            "password": secret["accessInfo password"], "vnfc_password": "unused-" + secrets.token_hex(4)},
+                       yaml.safe_load(k8s_tenant.kubeconfig.read_text())["clusters"][0]["cluster"]["server"])
     auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 120}
     for module in ("vnf_instantiate", "vnf_modify", "vnf_instantiate", "vnf_modify"):
         done = ansible_task(module, dict(auth, **args[module]))

@@ -11,9 +11,10 @@ Tacker's order, with a ``# Tacker:`` comment citing it.
 Tacker's packages (test_instantiate_cnf_resources, test_change_vnf_pkg_with_deployment) and request bodies
 (requests/sol_kubernetes_v2/) are used as they are, but for their placeholders: K8S_API_HOST, K8S_BEARER_TOKEN and
 K8S_SSL_CA_CERT are the lab's (a ServiceAccount bound to cluster-admin, as Tacker's devstack VIM is), K8S_VIM_ID the id
-of that VIM and VNFC_ID the VNFC the flow heals. The modules connect to Kubernetes with their own options (``host``,
-``api_key`` and ``ca_cert``: the same token and CA as the request's); a request's ``vimConnectionInfo`` is recorded
-without its secrets, so the ``:6443`` of Tacker's endpoint is kept and never dialled.
+of that VIM and VNFC_ID the VNFC the flow heals; the whole ``https://K8S_API_HOST:6443`` is the lab's API server URL, as
+Tacker's paramgen fills it with the real one. The modules connect to Kubernetes with their own options (``host``,
+``api_key`` and ``ca_cert``: the server, token and CA of the request's); a request's ``vimConnectionInfo`` names the
+server the module connects to, or is refused, and is recorded without its secrets.
 
 How Tacker's REST calls map to the modules:
 
@@ -154,7 +155,9 @@ class LabVim:
         self.auth = {"host": kube.server, "api_key": self.token, "ca_cert": self.ca_file}
 
     def placeholders(self, **more):
-        values = {"K8S_API_HOST": self.kube.host, "K8S_BEARER_TOKEN": self.token, "K8S_SSL_CA_CERT": self.ca_pem, "K8S_VIM_ID": LAB_VIM_ID}
+        # The endpoint first: Tacker's port (6443) is not the lab's.
+        values = {"https://K8S_API_HOST:6443": self.kube.server, "K8S_API_HOST": self.kube.host, "K8S_BEARER_TOKEN": self.token,
+                  "K8S_SSL_CA_CERT": self.ca_pem, "K8S_VIM_ID": LAB_VIM_ID}
         values.update(more)
         return values
 

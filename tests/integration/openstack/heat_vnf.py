@@ -60,6 +60,11 @@ def heat_writes(lab, stack_name):
     return [line for line in log.splitlines() if re.search(pattern, line) and "/preview " not in line]
 
 
+def keystone_url(lab, cloud=CLOUD):
+    """The lab's Keystone URL as ``cloud`` names it: what a request's vimConnectionInfo names when the modules connect to ``cloud``."""
+    return yaml.safe_load(lab.clouds_yaml.read_text())["clouds"][cloud]["auth"]["auth_url"]
+
+
 def stack_updates(lab, stack_name):
     return [line for line in heat_writes(lab, stack_name) if '"PATCH ' in line or '"PUT ' in line]
 

@@ -57,9 +57,10 @@ def keystone_user(openstack_lab, admin_conn):
         identity.delete_user(user, ignore_missing=True)
 
 
-def module_args(package, access_password):
+def module_args(package, access_password, endpoint):
+    """The args of each module; the request's VIM entry names ``endpoint``, the Keystone the modules connect to."""
     request = dict(REQUEST, vimConnectionInfo={"vim1": {
-        "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://127.0.0.1:1/v3"},
+        "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": endpoint},
         "accessInfo": {"username": "tacker", "password": access_password, "project": "demo", "projectDomain": "Default",
                        "userDomain": "Default", "region": "RegionOne"}}})
     instance = {"vnf_instance_name": INSTANCE}
@@ -99,7 +100,7 @@ def test_no_credential_is_printed_in_any_form(keystone_user, tacker_packages, tm
         "token": dict({"auth_type": "v3token",
                        "auth": {"auth_url": auth["auth_url"], "token": keystone_user["token"], "project_id": keystone_user["project_id"]}}, **region),
     }
-    args = module_args(os.path.join(tacker_packages, OLD), secret["accessInfo password"])
+    args = module_args(os.path.join(tacker_packages, OLD), secret["accessInfo password"], auth["auth_url"])
     results = run_without_leaks(secret, forms, args, tmp_path)
     # Each form that can authenticate did: vnf_info listed the project's VNF instances with it; the others failed.
     info = results["vnf_info under test"]

@@ -28,6 +28,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     heat_writes,
     info_of,
     instantiated,
+    keystone_url,
     nw_request,
     op_occ,
     ports_by_network,
@@ -201,7 +202,7 @@ def test_rerun_sends_no_stack_update(lab, ansible_task, packages):
 def test_merge_patch_of_instance_fields(lab, ansible_task, packages):
     stack_name = info_of(Main.result)["metadata"]["stack_name"]
     updates = len(stack_updates(lab, stack_name))
-    extra_vim = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://127.0.0.1:5000/v3"},
+    extra_vim = {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": keystone_url(lab)},
                  "accessInfo": {"region": "RegionOne", "username": "nfv", "password": "never-stored"}}
     request = nw_request(packages, extensions={"a": None, "nested": {"y": 3, "z": 4}}, vnfConfigurableProperties={"list": [9]},
                          vimConnectionInfo={"extra": extra_vim})

@@ -16,11 +16,13 @@ import uuid
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import normalised_url
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import (
     CLOUD,
     REQUEST,
     heat_writes,
     instantiate,
+    keystone_url,
     op_occ,
     ports_by_network,
     servers_of,
@@ -219,6 +221,13 @@ def test_change_ext_conn_rolled_back_then_done_and_rerun(lab, admin_conn, ansibl
         {"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU9_CP1", "cpConfig": {"c1": cp_config("net1-subnet")}}]}]}))
     assert bad.get("failed") and "extVirtualLinks[0].extCps[0].cpdId" in bad["msg"], bad.get("msg")
     assert len(heat_writes(lab, stack_name)) == writes
+    # A VIM connection to a Keystone other than the cloud's: refused naming the field and the Keystone in use, no write.
+    moved = [{"id": "ext-net1", "resourceId": "net1", "extCps": [{"cpdId": "VDU1_CP1", "cpConfig": {"c1": cp_config("net1-subnet")}}]}]
+    other_vim = {"vimConnectionInfo": vim_connection("https://keystone.example/v3"), "extVirtualLinks": moved}
+    elsewhere = ansible_task("vnf_change_ext_conn", dict(base, request=other_vim))
+    assert elsewhere.get("failed") and "vim1.interfaceInfo.endpoint: names https://keystone.example:443, but the module connects to " \
+        + normalised_url(keystone_url(lab), keystone=True) + " (the cloud option" in elsewhere["msg"], elsewhere.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes
 
     # VDU1's CP to net1 and VDU2's to a subnet with no free address: Neutron refuses the second port mid-update.
     failing = {"extVirtualLinks": [
@@ -364,6 +373,11 @@ def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package
     (lambda r: r["extVirtualLinks"][0]["extCps"][1]["cpConfig"]["VDU2_CP1_1"]["cpProtocolData"][0]["ipOverEthernet"]["ipAddresses"][0].update(
         subnetId="no-such-subnet"), "subnetId"),
     (lambda r: r.update(additionalParams={"nfv": {"VDU": {"VDU1-0": {"vcImageId": "no-such-image"}}}}), "additionalParams.nfv.VDU.VDU1-0.vcImageId"),
+    (lambda r: r.update(vimConnectionInfo=vim_connection("http://127.0.0.1:1/v3", password="p" * (1024 * 1024))),
+     "request.vimConnectionInfo.vim1.accessInfo.password: is 1048576 characters long, more than the limit of 65536"),
+    # One VIM per instance: a Keystone other than the cloud's (the module connects to the cloud option's).
+    (lambda r: r.update(vimConnectionInfo=vim_connection("http://vim-user:url-pw@Keystone.example:5000/v3/")),
+     "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names http://keystone.example:5000, but the module connects to http://127.0.0.1:"),
 ])
 def test_bad_input_is_refused_before_any_stack(lab, admin_conn, ansible_task, package, change, field):
     request = copy.deepcopy(REQUEST)
@@ -371,7 +385,14 @@ def test_bad_input_is_refused_before_any_stack(lab, admin_conn, ansible_task, pa
     name = "vnf-lcm-bad-" + uuid.uuid4().hex[:6]
     result = instantiate(ansible_task, package, name, request)
     assert result.get("failed") and field in result["msg"], result.get("msg")
+    assert "url-pw" not in result["msg"] and "vnf_lcm_op_occ" not in result, result
+    # The stack is an instance's first write (its record is in it): none, no write.
     assert stacks_of_instance(admin_conn, name) == []
+
+
+def vim_connection(endpoint, password="vim-password"):
+    return {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": endpoint},
+                     "accessInfo": {"username": "tacker", "password": password, "project": "admin", "region": "RegionOne"}}}
 
 
 def test_missing_image_and_missing_basehot(lab, admin_conn, ansible_task, package, tmp_path):

@@ -27,6 +27,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     heat_writes,
     info_of,
     instantiate,
+    keystone_url,
     kill_when,
     kill_while_heat_creates,
     record_of,
@@ -134,9 +135,9 @@ def test_a_package_script_runs_only_when_allowed_and_later_operations_keep_what_
     package = str(scripted(os.path.join(tacker_packages, "basic_lcms_min"), tmp_path / "mine"))
     base = {"cloud": CLOUD, "vnf_instance_name": name, "wait_timeout": 600}
     # Tacker's VIM connection in the request, with a password: the stack's record (which the project reads) must not
-    # keep it, nor the script get it (the connection itself is the cloud's: module options win).
+    # keep it, nor the script get it (the connection itself is the cloud's, whose Keystone it names: module options win).
     password = "vim-password-" + uuid.uuid4().hex
-    vims = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://127.0.0.1:1/v3"},
+    vims = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": keystone_url(lab)},
                      "accessInfo": {"username": "tacker", "password": password, "project": "demo", "region": "RegionOne"}}}
     request = with_script({"flavourId": "simple", "instantiationLevelId": "instantiation_level_1", "vimConnectionInfo": vims})
     allowed = {"args": {"allow_package_scripts": True}}

@@ -17,13 +17,16 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import Secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import KUBERNETES_VIM_TYPES, check_vim_endpoints
 
 DEFAULT_NAMESPACE = "default"
 
 
 def kube_api(params):
-    """``(KubeApi, the namespace to look in)`` from the connection and instance options."""
+    """``(KubeApi, the namespace to look in)`` from the connection and instance options; a request whose vimConnectionInfo
+    names another API server is refused here, before any call."""
     client, context_namespace = build_api_client(connection_options(params))
+    check_vim_endpoints(params.get("request"), KUBERNETES_VIM_TYPES, client.configuration.host, "the kubeconfig's server and the connection options")
     return KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE
 
 

@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatR
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import shared
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_openstack_vim
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import OPENSTACK_VIM_TYPES, check_vim_endpoints, is_openstack_vim
 
 
 def heat_vim(params):
@@ -28,6 +28,7 @@ def heat_vim(params):
     vim_id, vim = next(((key, value) for key, value in pairs if is_openstack_vim(value)), (None, None))
     cloud.enable_sdk_logging(params.get("sdk_log_path"), params.get("sdk_log_level"))
     conn = cloud.connect(cloud.connection_options(params, vim))
+    check_vim_endpoints(request, OPENSTACK_VIM_TYPES, cloud.keystone_url(conn), cloud.connection_source(params), keystone=True)
     return shared.HeatVim(conn, vim_id, vim)
 
 

@@ -160,3 +160,42 @@ def test_vnf_info_imports_nothing_of_the_other_vim():
             "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.cnf.runner', '{0}lcm.vm.runner') if name in sys.modules))").format(NFV)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "lab",
+              "clusters": [{"name": "lab", "cluster": {"server": "https://127.0.0.1:40123"}}],
+              "users": [{"name": "admin", "user": {"token": "tok-kubeconfig"}}],
+              "contexts": [{"name": "lab", "context": {"cluster": "lab", "user": "admin"}}]}
+
+
+def test_a_kubernetes_request_naming_another_api_server_is_refused_before_any_call():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+    request = {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://K8S_API_HOST:6443"},
+                                              "accessInfo": {"bearer_token": "tok-request"}}}}
+    with pytest.raises(ValidationError) as raised:
+        runner.kube_api({"kubeconfig": KUBECONFIG, "request": request})
+    message = str(raised.value)
+    assert "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names https://k8s_api_host:6443, but the module connects to " \
+           "https://127.0.0.1:40123 (the kubeconfig's server" in message and "tok-" not in message, message
+    request["vimConnectionInfo"]["vim1"]["interfaceInfo"]["endpoint"] = "https://127.0.0.1:40123/"
+    api, namespace = runner.kube_api({"kubeconfig": KUBECONFIG, "request": request})
+    assert api.calls["write"] == 0 and namespace == "default"
+
+
+def test_an_openstack_request_naming_another_keystone_than_the_cloud_is_refused(monkeypatch):
+    import openstack
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+    # The connection as openstacksdk builds it, without authenticating (no Keystone here).
+    monkeypatch.setattr(cloud, "connect", lambda options: openstack.connect(load_yaml_config=False, load_envvars=False, **options))
+    auth = {"auth_url": "http://keystone.lab:5000/v3", "username": "u", "password": "pw-auth", "project_name": "p"}
+    request = {"vimConnectionInfo": {"vim1": dict(OPENSTACK_VIM["vim1"], accessInfo={"password": "pw-request"})}}
+    with pytest.raises(ValidationError) as raised:
+        runner.heat_vim({"auth": auth, "auth_type": "password", "request": request})
+    message = str(raised.value)
+    assert "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names http://k:80, but the module connects to http://keystone.lab:5000 " \
+           "(the auth option; without cloud and auth the module connects to the request's)" in message and "pw-" not in message, message
+    request["vimConnectionInfo"]["vim1"]["interfaceInfo"]["endpoint"] = "http://KEYSTONE.lab:5000/"
+    assert runner.heat_vim({"auth": auth, "auth_type": "password", "request": request}).vim_id == "vim1"
+    # Without cloud and auth, the connection is the request's: the same Keystone by construction.
+    assert cloud.keystone_url(runner.heat_vim({"request": request}).conn) == "http://KEYSTONE.lab:5000/"
