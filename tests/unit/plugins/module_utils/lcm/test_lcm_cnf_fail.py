@@ -80,6 +80,7 @@ def test_a_fail_with_waits_reads_the_pods_again_until_each_vdu_has_its_replicas(
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 
     reads = iter([live_pods("p1"), live_pods("p1"), live_pods("p1", "p9")])
+
     def refresh(*args, **kwargs):
         return next(reads)(*args, **kwargs)
 
