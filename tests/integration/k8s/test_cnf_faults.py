@@ -126,15 +126,16 @@ def held_instantiate_again(ansible_task, kube, namespace, args):
 
 def test_a_stopped_runner_keeps_its_lease_until_it_expires_and_stops_once_taken_over(ansible_task, kube, cnf, k8s_namespace, k8s_audit):
     ns = k8s_namespace
-    # A lease long enough that the next task starts well before it expires, even on a loaded machine.
-    task, occ = held_instantiate(ansible_task, kube, ns, dict(cnf["instantiate"], lease_seconds=20))
+    # A lease long enough that the next task starts well before it expires, even on a loaded machine (20 s was not:
+    # beside two busy loops that task met an expired lease and took the operation over).
+    task, occ = held_instantiate(ansible_task, kube, ns, dict(cnf["instantiate"], lease_seconds=60))
     pid = signal_runner(occ, signal.SIGSTOP)
     try:
         live = ansible_task("vnf_lcm_op_occ", dict(cnf["where"], action="rollback"))
         assert live["failed"] and "holds its lease until" in live["msg"] and "set force: true" in live["msg"], live.get("msg")
         # The expiry the record shows now: a renewal may have landed since occ was read.
         wait_for(lambda: time.time() > calendar.timegm(time.strptime(head(kube, ns)["lease"]["expiresAt"], "%Y-%m-%dT%H:%M:%SZ")) + 1,
-                 "the lease to expire", timeout=60, sleep=0.5)
+                 "the lease to expire", timeout=90, sleep=0.5)
         rolled = ansible_task("vnf_lcm_op_occ", dict(cnf["where"], action="rollback"))
         assert rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
         assert "expired" in rolled["vnf_lcm_op_occ"]["error"]["detail"]
