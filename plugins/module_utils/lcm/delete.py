@@ -21,7 +21,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import LIVE, claim_in_use
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import with_links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.op_occ import TERMINATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 OPERATION = "DELETE_IDENTIFIER"
@@ -169,5 +168,5 @@ def terminate_or_unclaim(terminated, unclaim, check_mode=False, diff_mode=False)
     without a record (:func:`release_left_claim`). ``unclaim``: ``(store, name)``, None for a terminate by id."""
     if terminated.get("vnf_instance") is not None or not unclaim:
         return terminated
-    released = release_left_claim(unclaim[0], unclaim[1], TERMINATE, check_mode, diff_mode)
+    released = release_left_claim(unclaim[0], unclaim[1], occ.TERMINATE, check_mode, diff_mode)
     return dict(terminated, **released) if released else terminated
