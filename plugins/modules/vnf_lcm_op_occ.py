@@ -44,6 +44,11 @@ description:
     says what runs wherever the operation stopped: each VDU's replicas, the scale levels they stand at, and its VNFCs
     (the live pods; it waits at most 60 seconds, within O(wait_timeout), for controllers to give each VDU its replicas'
     pods). The FAILED op occ's C(error.detail) lists what the re-read changed."
+  - "OpenStack: C(fail) waits, within O(wait_timeout), for a stack update Heat still runs (the failed run's) to end, then
+    reads the stack's resources again and records them as they are: the VNFCs and their servers, each VDU's VNFC
+    indexes and the scale levels they stand at. A mark for replacement the failed heal or scale in left on a resource is
+    taken back (no later update replaces it unasked); a change of package's data kept for its rollback is dropped. The
+    FAILED op occ's C(error.detail) lists what the re-read changed."
   - "Kubernetes, TERMINATE: C(fail) also leaves the instance NOT_INSTANTIATED, without VNFCs, its record (its
     C(instantiatedVnfInfo) holds nothing else) listing the objects of the VNF still there: what a terminate stuck on
     objects held by finalizers (named in its error) could not delete. A later M(nfv.vnflcm.vnf_terminate) deletes those

@@ -272,10 +272,22 @@ def heal_targets(resources, server_ids, volume_ids=()):
     return targets
 
 
+def marked_resources(resources, reasons):
+    """The resources marked unhealthy (CHECK_FAILED) for one of ``reasons``: what the next stack update would replace."""
+    return [item for item in resources if item.get("resource_status") == "CHECK_FAILED" and item.get("resource_status_reason") in reasons]
+
+
+def vnfc_indexes(resources, vdu_ids=()):
+    """VDU id -> the sorted indexes of its VNFCs in the stack (a VDU of ``vdu_ids`` with none: [])."""
+    indexes = {vdu_id: [] for vdu_id in vdu_ids}
+    for vnfc in vnfc_parts(resources).values():
+        indexes.setdefault(vnfc["vdu"], []).append(vnfc["index"])
+    return {vdu_id: sorted(values) for vdu_id, values in indexes.items()}
+
+
 def marked_members(resources, reason):
     """The scaling group members marked unhealthy for ``reason`` (by a scale in that did not get to its update)."""
-    members = [vnfc["resource"] for _name, vnfc in sorted(vnfc_parts(resources).items()) if vnfc["group"]]
-    return [item for item in members if item.get("resource_status") == "CHECK_FAILED" and item.get("resource_status_reason") == reason]
+    return marked_resources([vnfc["resource"] for _name, vnfc in sorted(vnfc_parts(resources).items()) if vnfc["group"]], (reason,))
 
 
 def members_to_remove(resources, counts):

@@ -12,7 +12,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, level_of_counts, target_scale_levels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, VNF_INFO_MODIFICATION_REQUEST, validate_create_request
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
@@ -93,6 +93,32 @@ def vnfc_changes(before, after_instance):
     changes += [dict(id=i, vduId=new[i]["vduId"], changeType="MODIFIED", computeResource=new[i]["computeResource"])
                 for i in new if i in old and old[i]["computeResource"] != new[i]["computeResource"]]
     return {"affectedVnfcs": changes}
+
+
+def vnfc_notes(before_instance, after_instance, resource="server"):
+    """What a record read again from the VIM says differently of the VNFCs: one line a VNFC found, gone or moved to
+    another ``resource`` (a pod, a server)."""
+    before = (before_instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []
+    notes = []
+    for change in vnfc_changes(before, after_instance)["affectedVnfcs"]:
+        what = {"ADDED": "found", "REMOVED": "gone", "MODIFIED": "its {0} changed".format(resource)}[change["changeType"]]
+        notes.append("VNFC {0} of {1} ({2} {3}): {4}".format(change["id"], change["vduId"], resource, change["computeResource"].get("resourceId"), what))
+    return notes
+
+
+def levels_at(flavour, scale_status, recorded, live, notes):
+    """``scale_status`` with each aspect at the level its VDUs' ``live`` VNFC counts (VDU id -> count; a CNF's replicas)
+    stand at, from the ``recorded`` counts; ``notes`` says what moved."""
+    status = []
+    for item in scale_status:
+        level = level_of_counts(flavour, item["aspectId"], item["scaleLevel"], recorded, live)
+        if level is None:
+            notes.append("{0}: its VDUs' counts match no scale level; level {1} kept".format(item["aspectId"], item["scaleLevel"]))
+        elif level != item["scaleLevel"]:
+            notes.append("{0}: scale level {1}, the record said {2}".format(item["aspectId"], level, item["scaleLevel"]))
+            item = dict(item, scaleLevel=level)
+        status.append(item)
+    return status
 
 
 def storage_changes(before, after_instance):

@@ -8,8 +8,8 @@ then the invariants (the Heat side of tests/integration/k8s/crash_sweep.py).
 A run through the gate only counting (``count``) gives N, the writes of a whole run, and the state it ends in;
 ``case`` then takes an instance in the state the operation starts from (a fresh one, or one a passed case left there),
 lets k writes through, kills the module while the (k+1)-th is held, denies it, recovers (``vnf_lcm_op_occ`` retry or
-rollback; a re-run of an instantiate that left no record) and checks: the op occ ended as chosen and none is left
-running; the record equals the live stack (its servers = the VNFCs, per VDU, with their flavours and images; the scale
+rollback; a re-run of an instantiate that left no record; or ``fail``, which ends it where it stopped) and checks: the
+op occ ended as chosen and none is left running; the record equals the live stack (its servers = the VNFCs, per VDU, with their flavours and images; the scale
 level = VDU1's servers; each external CP's port on its link's network); a rollback leaves the state from before (the
 same servers, by id), a retry the state of the whole run; nothing is orphaned (no second stack of the instance, no name
 claim, no server, port or volume the stack had that no stack owns any more).
@@ -136,16 +136,22 @@ class HeatSweep:
                 return found[0], found[1], stack_name
         return None, [], None
 
-    def stack_resources(self, stack_name):
-        """``[(resource type, resource name, physical id)]`` of a stack and its nested stacks ([] when it is gone)."""
+    def raw_resources(self, stack_name):
+        """The resources of a stack and its nested stacks as Heat lists them ([] when it is gone)."""
         stack = self.conn.orchestration.find_stack(stack_name)
         if stack is None:
             return []
         response = self.conn.orchestration.get("/stacks/{0}/{1}/resources?nested_depth=5".format(stack.name, stack.id))
-        if response.status_code != 200:
-            return []
-        return [(item["resource_type"], item["resource_name"], item["physical_resource_id"]) for item in response.json()["resources"]
+        return response.json()["resources"] if response.status_code == 200 else []
+
+    def stack_resources(self, stack_name):
+        """``[(resource type, resource name, physical id)]`` of a stack and its nested stacks ([] when it is gone)."""
+        return [(item["resource_type"], item["resource_name"], item["physical_resource_id"]) for item in self.raw_resources(stack_name)
                 if item["physical_resource_id"]]
+
+    def marks(self, stack_name):
+        """The resources marked for replacement (CHECK_FAILED): what the next stack update would replace unasked."""
+        return [item["resource_name"] for item in self.raw_resources(stack_name) if item.get("resource_status") == "CHECK_FAILED"]
 
     def live_servers(self, stack_name):
         """``{server id: (VDU, flavour, image, sorted networks)}`` of the stack's servers that exist."""
@@ -272,7 +278,7 @@ class HeatSweep:
         return sorted(k for k in ks if 0 < k < len(writes))
 
     def case(self, operation, k, branch):
-        """One kill at k and its recovery by ``branch`` ("retry" or "rollback")."""
+        """One kill at k and its recovery by ``branch`` ("retry", "rollback" or "fail")."""
         result = Case(operation, k, branch)
         started = time.monotonic()
         name = self.fresh(operation)
@@ -320,6 +326,8 @@ class HeatSweep:
 
     def recover(self, operation, branch, name, args, instance, occs, before, servers_before, seen):
         """The documented recovery, then the invariants: the problems found ([] when none)."""
+        if branch == "fail":
+            return self.failed_as_live(name, occs, seen)
         problems = []
         ours = bool(occs) and occs[0]["operation"] == OP_OCCS[operation]
         completed = ours and occs[0]["operationState"] == "COMPLETED"
@@ -352,5 +360,23 @@ class HeatSweep:
             now = sorted(self.live_servers(stack_name)) if stack_name else []
             if now != servers_before:
                 problems.append("servers {0} after the rollback, {1} before".format(now, servers_before))
+        problems.extend("orphaned: " + item for item in self.orphans(seen | self.seen_resources(name)))
+        return problems
+
+    def failed_as_live(self, name, occs, seen):
+        """``fail`` ends the operation where the kill stopped it: its op occ FAILED, none running, the record = the live
+        stack (servers by id and VDU, the scale level, external ports), no mark for replacement left, nothing orphaned."""
+        if not occs or occs[0]["operationState"] not in RUNNING + ("FAILED_TEMP",):
+            return ["no op occ left to fail: {0}".format(occs[0]["operationState"] if occs else "none")]
+        done = self.run("vnf_lcm_op_occ", {"vnf_instance_name": name, "cloud": CLOUD, "action": "fail", "wait_timeout": 600})
+        if done.get("failed"):
+            return ["fail failed: {0}".format(str(done.get("msg"))[:400])]
+        _instance, occs, stack_name = self.instance(name)
+        state = self.snapshot(name)
+        problems = [] if occs[0]["operationState"] == "FAILED" else ["op occ {0}, expected FAILED".format(occs[0]["operationState"])]
+        if state["running"] or state["stacks"] != 1 or state["claims"]:
+            problems.append("running {0}, stacks {1}, claims {2}".format(state["running"], state["stacks"], state["claims"]))
+        problems.extend(self.record_vs_live(name))
+        problems.extend("marked for replacement: " + item for item in self.marks(stack_name))
         problems.extend("orphaned: " + item for item in self.orphans(seen | self.seen_resources(name)))
         return problems

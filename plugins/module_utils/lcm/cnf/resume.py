@@ -16,10 +16,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg, heal, instantiate, modify, runner, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources, refresh_vnfcs, vdu_records_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, resumer_table, vnfc_changes, vnfc_counts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import level_of_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg)
@@ -89,11 +88,8 @@ def as_live(api, instance, waits=None):
         deadline.pause()
         refreshed = refresh_vnfcs(api, result, vdus)
     notes.extend("{0}: {1} pods for {2} replicas when read".format(vdu_id, pods, live[vdu_id]) for vdu_id, pods in unsettled(refreshed, live))
-    result = refreshed
-    for change in vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)["affectedVnfcs"]:
-        what = {"ADDED": "found", "REMOVED": "gone", "MODIFIED": "its pod changed"}[change["changeType"]]
-        notes.append("VNFC {0} of {1} (pod {2}): {3}".format(change["id"], change["vduId"], change["computeResource"].get("resourceId"), what))
-    return result, notes
+    notes.extend(vnfc_notes(instance, refreshed, "pod"))
+    return refreshed, notes
 
 
 def live_replicas(api, vdus, namespace):
@@ -105,20 +101,6 @@ def live_replicas(api, vdus, namespace):
             workload = api.get(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], namespace)
             live[vdu_id] = (workload.get("spec") or {}).get("replicas", 1) if workload else 0
     return live
-
-
-def levels_at(flavour, scale_status, recorded, live, notes):
-    """``scale_status`` with each aspect at the level its VDUs' ``live`` replicas stand at; ``notes`` says what moved."""
-    status = []
-    for item in scale_status:
-        level = level_of_counts(flavour, item["aspectId"], item["scaleLevel"], recorded, live)
-        if level is None:
-            notes.append("{0}: its VDUs' replicas match no scale level; level {1} kept".format(item["aspectId"], item["scaleLevel"]))
-        elif level != item["scaleLevel"]:
-            notes.append("{0}: scale level {1}, the record said {2}".format(item["aspectId"], level, item["scaleLevel"]))
-            item = dict(item, scaleLevel=level)
-        status.append(item)
-    return status
 
 
 def unsettled(instance, replicas):

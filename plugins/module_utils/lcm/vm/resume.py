@@ -10,14 +10,22 @@ VNFD's identity is read from it, as vnf_modify read it) and a CHANGE_VNFPKG that
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import marked_resources, vnfc_indexes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, runner, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
+# Marks a heal or a scale in puts on resources for the stack update that replaces or removes them: a failed operation's
+# update never comes, and the next operation's update would otherwise act on them unasked.
+MARK_REASONS = (heal.HEAL_REASON, scale.SCALE_IN_REASON)
 
 
 def run_resume(params, check_mode=False, diff_mode=False):
@@ -34,8 +42,60 @@ def run_resume(params, check_mode=False, diff_mode=False):
         with optional_package(path) as package:
             return plan_resume(vim, store, record, failed, event, waits_of(params), skip_coordination=params.get("skip_coordination"), package=package)
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, force=params.get("force"))
+    def on_fail(failed):
+        # A failed terminate's or instantiate's record says what is left (or the stack holding it is gone).
+        if failed["operation"] == occ.TERMINATE or found[0].get("instantiationState") != INSTANTIATED:
+            return None, ()
+        # The data of a change of package is kept for its retry or rollback, which will now never come.
+        return as_live(vim, change_pkg.without_change(found[0]), waits_of(params))
+
+    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
+                                  force=params.get("force"))
     return runner.with_api_calls(result, vim)
+
+
+def as_live(vim, instance, waits=None):
+    """``(instance, notes)``: the record with its VNFCs, their resources, the VDUs' VNFC indexes and the scale levels read
+    again from the stack, and what that changed. For ``fail``, which ends an operation wherever it stopped (a heal after
+    its update replaced a server, a scale whose update Heat finished after the module was killed): the record then says
+    what runs. An update Heat still runs (the killed run's) is waited for, within the wait's timeout; a mark for
+    replacement the operation left (a heal's, a scale in's) is taken back, so that no later update acts on it."""
+    waits = waits or Waits()
+    private = private_state(instance)
+    stack = located_stack(instance)
+    notes = []
+    try:
+        current = vim.stacks.wait_settled(stack, waits.timeout if waits.enabled else 0)
+    except OperationTimeout:
+        current = vim.stacks.get(stack)
+        notes.append("stack {0} was {1} when read".format(stack["stack_name"], current.get("stack_status")))
+    resources = vim.stacks.resources(stack)
+    if not current["stack_status"].endswith("_IN_PROGRESS"):
+        notes.extend(unmarked(vim, resources))
+    indexes = vnfc_indexes(resources, private.get("vnfcs") or {})
+    recorded = vnfc_counts(instance)
+    live = {vdu_id: len(values) for vdu_id, values in indexes.items()}
+    notes.extend("{0}: {1} VNFCs, the record said {2}".format(vdu_id, count, recorded.get(vdu_id))
+                 for vdu_id, count in sorted(live.items()) if count != recorded.get(vdu_id))
+    result = copy.deepcopy(instance)
+    info = result["instantiatedVnfInfo"]
+    if info.get("scaleStatus"):
+        info["scaleStatus"] = levels_at(private.get("flavour") or {}, info["scaleStatus"], recorded, live, notes)
+    result = refreshed(vim, result, stack, dict(private, vnfcs=indexes), nfv_of(current), resources=resources)
+    notes.extend(vnfc_notes(instance, result, "server"))
+    return result, notes
+
+
+def unmarked(vim, resources):
+    """Take back the marks for replacement of MARK_REASONS; the notes say which (and which could not be)."""
+    notes = []
+    for resource in marked_resources(resources, MARK_REASONS):
+        try:
+            vim.stacks.mark_unhealthy(resource, resource["resource_status_reason"], unhealthy=False)
+            notes.append("{0}: its mark for replacement taken back".format(resource["resource_name"]))
+        except VimError as error:
+            notes.append("{0}: its mark for replacement stays ({1})".format(resource["resource_name"], error.msg))
+    return notes
 
 
 def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None):

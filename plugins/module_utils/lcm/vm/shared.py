@@ -245,9 +245,10 @@ def update_preview_summary(changes):
     return summary
 
 
-def refreshed(vim, instance, stack, private, nfv):
-    """``instance`` with instantiatedVnfInfo read from the stack's resources, and the record's private state."""
-    resources = vim.stacks.resources(stack)
+def refreshed(vim, instance, stack, private, nfv, resources=None):
+    """``instance`` with instantiatedVnfInfo read from the stack's resources (``resources`` when they were just read),
+    and the record's private state."""
+    resources = vim.stacks.resources(stack) if resources is None else resources
     info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
     configured = {item["id"]: item["vnfcConfigurableProperties"] for item in info.get("vnfcInfo") or [] if "vnfcConfigurableProperties" in item}
     info.update(build_instantiated_info(resources, private["flavour"], private["request"], nfv, vim.vim_id))
@@ -288,7 +289,12 @@ def refuse_servers_in_error(vim, instance, vnfc_names, action):
 
 def stack_nfv(vim, stack):
     """The nfv parameter as Heat has it now."""
-    nfv = ((vim.stacks.get(stack) or {}).get("parameters") or {}).get("nfv") or {}
+    return nfv_of(vim.stacks.get(stack))
+
+
+def nfv_of(stack):
+    """The nfv parameter of a stack as Heat shows it (``GET /stacks/<name>/<id>``)."""
+    nfv = ((stack or {}).get("parameters") or {}).get("nfv") or {}
     return json.loads(nfv) if isinstance(nfv, str) else nfv
 
 

@@ -72,7 +72,7 @@ def test_replicas_no_level_gives_keep_the_level_and_say_so(monkeypatch, flavour)
     monkeypatch.setattr(resume, "refresh_vnfcs", live_pods())
     result, notes = resume.as_live(Cluster(7), instance(flavour, []))
     assert result["instantiatedVnfInfo"]["scaleStatus"] == [{"aspectId": "vdu2_aspect", "scaleLevel": 1}]
-    assert "vdu2_aspect: its VDUs' replicas match no scale level; level 1 kept" in notes
+    assert "vdu2_aspect: its VDUs' counts match no scale level; level 1 kept" in notes
     assert notes[-1] == "VDU2: 0 pods for 7 replicas when read"
 
 
