@@ -47,12 +47,13 @@ description:
     signalling its record resource: no stack update, no server touched. The operation occurrence is
     C(MODIFY_INFO); a re-run with nothing left to change writes nothing."
   - "OpenStack: a C(vnfdId) other than the instance's, with its O(package), changes the record's C(vnfdId), C(vnfProvider),
-    C(vnfProductName), C(vnfSoftwareVersion) and C(vnfdVersion) with no stack update (as Tacker v2's Modify does) when the new
-    package describes what is deployed: the instance's flavour is in the new VNFD, with the same VDU ids, the same flavour
-    as the record keeps it (VDUs with their Nova flavours and images, CPs, virtual links, storages, scaling aspects and
-    instantiation levels), the same top Heat template as the one instantiated and the same nested templates as the stack's
-    (both compared as parsed YAML). Otherwise it is refused before any write, naming what differs: a package that changes
-    what is deployed is M(nfv.vnflcm.vnf_change_pkg). A re-run with the same C(vnfdId) changes nothing."
+    C(vnfProductName), C(vnfSoftwareVersion) and C(vnfdVersion) with no stack update, as Tacker v2's Modify does. Where the
+    new package does not describe what is deployed (the instance's flavour in the new VNFD, with the same VDU ids, the same
+    flavour as the record keeps it (VDUs with their Nova flavours and images, CPs, virtual links, storages, scaling aspects
+    and instantiation levels), the same top Heat template as the one instantiated and the same nested templates as the
+    stack's, both compared as parsed YAML), each difference is a line of C(plan.warnings): nothing deployed changes, later
+    operations build from what is deployed, and a package that is to change it is M(nfv.vnflcm.vnf_change_pkg). A re-run
+    with the same C(vnfdId) changes nothing."
   - "OpenStack: O(delete_removed) belongs to the container update, which is for CNFs only, and is refused. C(accessInfo)
     secrets of C(vimConnectionInfo) are never stored."
 author:
@@ -77,8 +78,8 @@ options:
       vnfdId:
         description:
           - The VNFD of O(package); a new one on an instantiated CNF is the container update (see the description).
-          - On OpenStack a new one changes the record only, when its O(package) describes what is deployed (see the
-            description); otherwise it is M(nfv.vnflcm.vnf_change_pkg).
+          - On OpenStack a new one changes the record only; where its O(package) does not describe what is deployed, the
+            plan's warnings say how (see the description), and M(nfv.vnflcm.vnf_change_pkg) is what changes it.
         type: str
       metadata:
         description:

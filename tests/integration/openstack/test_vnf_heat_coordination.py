@@ -217,6 +217,12 @@ def test_with_the_current_package_the_change_completes(lab, admin_conn, ansible_
     assert servers(info) == servers(info_of(Pair.before))
     assert admin_conn.compute.get_server(servers(info)["VDU2"]).flavor["original_name"] == "m1.small"
     assert [(call["script"], call["input"]["is_rollback"]) for call in calls(log)[seen:]] == [("coordinate_new_vnf.py", False)]
+    # The same task again (its current_package now the one before): nothing to do, nothing written, no script run.
+    stack_name, seen = info["metadata"]["stack_name"], len(calls(log))
+    writes = len(heat_writes(lab, stack_name))
+    again = change(ansible_task, new, Pair.name, request(new), args={"allow_package_scripts": True, "current_package": old})
+    assert not again.get("failed") and again["changed"] is False, again.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes and len(calls(log)) == seen
 
 
 # ---------------------------------------------------------------------------------------------

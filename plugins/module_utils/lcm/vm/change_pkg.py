@@ -87,9 +87,12 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
     instance = found[0]
     require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
     private = private_state(instance)
-    if current_package is not None:
-        sol_change_pkg.check_current_package(current_package, instance)
     new_vnfd = package.to_dict()["vnfd"]
+    # A re-run after success finds the instance on the new package already: its current_package was the one before. The
+    # option is checked once the plan shows there is something to do (a re-run that changes nothing is changed: false).
+    rerun = current_package is not None and vnfd_identity(new_vnfd)["vnfdId"] == instance.get("vnfdId")
+    if current_package is not None and not rerun:
+        sol_change_pkg.check_current_package(current_package, instance)
     flavour_id = instance["instantiatedVnfInfo"]["flavourId"]
     try:
         base_template, files = heat_template.load_base_hot(package, flavour_id)
@@ -143,6 +146,8 @@ def plan_change_pkg(vim, store, found, package, request, waits=None, preview=Fal
         "fields": sol_change_pkg.merged_instance_fields(instance, request),
     }
     operation = change_operation(vim, store, found, request, job, waits, preview)
+    if rerun and operation.changed:
+        sol_change_pkg.check_current_package(current_package, instance)
     if operation.changed:
         operation.plan["lines"] = operation.plan["lines"] + port_lines
     return operation

@@ -7,8 +7,9 @@ The record lives in the instance's stack, written by signalling its record resou
 stack update: the modification changes the record and nothing of the VNF. The SOL003 semantics are the pure
 sol/vnf_instance.apply_vnf_info_modification that the Kubernetes modify uses too.
 
-A new vnfdId (with its package, option package) changes the record's VNFD identity only, as Tacker v2's Modify does, when
-the new package describes what is deployed (:func:`check_same_deployment`); any other new package is vnf_change_pkg.
+A new vnfdId (with its package, option package) changes the record's VNFD identity only, as Tacker v2's Modify does; where
+the new package does not describe what is deployed, the plan's warnings say how (:func:`deployment_differences`) and
+nothing deployed changes: a package that is to change what is deployed is vnf_change_pkg's.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ def check_heat_options(delete_removed=False):
                               "it has no meaning on the OpenStack VIM")
 
 
-def check_same_deployment(vim, instance, package):
-    """A new VNFD changes an instantiated VNF's record only when it describes what is deployed; else a ValidationError
-    naming the first difference and vnf_change_pkg. What is compared, in order:
+def deployment_differences(vim, instance, package):
+    """How a new VNFD differs from what is deployed (``[]`` when it describes it), as Tacker v2's Modify does not look:
+    the record then takes the new VNFD's identity only and later operations build from what is deployed. What is
+    compared, in order:
 
-    1. the instance's flavour (instantiatedVnfInfo.flavourId) is a flavour of the new VNFD;
+    1. the instance's flavour (instantiatedVnfInfo.flavourId) is a flavour of the new VNFD (else nothing more is);
     2. its VDUs have the same ids;
     3. that flavour as the record keeps it for later operations (lcm/vm/shared.recorded_flavour: VDUs with their Nova
        flavours, images and storages, CPs, virtual links, scaling aspects, instantiation levels) is the same;
@@ -61,33 +63,28 @@ def check_same_deployment(vim, instance, package):
     """
     private = private_state(instance)
     flavour_id = instance["instantiatedVnfInfo"].get("flavourId")
-    new_id = package.to_dict()["vnfd"].get("descriptor_id")
-
-    def refuse(what_differs):
-        raise ValidationError(MODIFY_REQUEST, "vnfdId", "VNFD {0!r} does not describe what is deployed ({1}): {2}".format(
-            new_id, what_differs, CHANGE_PKG_HINT))
-
     try:
         flavour = package.flavour(flavour_id)
     except PackageError:
-        refuse("it has no flavour {0!r}".format(flavour_id))
+        return ["it has no flavour {0!r}".format(flavour_id)]
+    differences = []
     old_vdus, new_vdus = sorted(private["flavour"].get("vdus") or {}), sorted(flavour.get("vdus") or {})
     if old_vdus != new_vdus:
-        refuse("the VDUs of flavour {0} are {1}, not {2}".format(flavour_id, ", ".join(new_vdus) or "none", ", ".join(old_vdus)))
+        differences.append("the VDUs of flavour {0} are {1}, not {2}".format(flavour_id, ", ".join(new_vdus) or "none", ", ".join(old_vdus)))
     new_flavour = recorded_flavour(flavour)
     differing = sorted(key for key in set(new_flavour) | set(private["flavour"]) if new_flavour.get(key) != private["flavour"].get(key))
     if differing:
-        refuse("flavour {0} differs in {1}".format(flavour_id, ", ".join(differing)))
+        differences.append("flavour {0} differs in {1}".format(flavour_id, ", ".join(differing)))
     try:
         template, files = heat_template.load_base_hot(package, flavour_id)
     except PackageError as error:
-        refuse("its BaseHOT of flavour {0} cannot be read: {1}".format(flavour_id, error.reason))
+        return differences + ["its BaseHOT of flavour {0} cannot be read: {1}".format(flavour_id, error.reason)]
     if template != private["base_template"]:
-        refuse("the top Heat template of flavour {0} is not the one deployed".format(flavour_id))
+        differences.append("the top Heat template of flavour {0} is not the one deployed".format(flavour_id))
     deployed = vim.stacks.files(located_stack(instance)) or {}
-    for name, text in sorted(files.items()):
-        if name not in deployed or _parsed(text, name) != _parsed(deployed[name], name):
-            refuse("the nested Heat template {0} is not the one deployed".format(name))
+    differences.extend("the nested Heat template {0} is not the one deployed".format(name) for name, text in sorted(files.items())
+                       if name not in deployed or _parsed(text, name) != _parsed(deployed[name], name))
+    return differences
 
 
 def _parsed(text, name):
@@ -103,8 +100,8 @@ def plan_modify(vim, store, found, request, waits=None, preview=False, package=N
     request = validate_vnf_info_modification_request(request)
     new_vnfd = new_vnfd_of(instance, request, package)
     modified = apply_vnf_info_modification(instance, request, new_vnfd)
-    if new_vnfd is not None and instance.get("instantiationState") == INSTANTIATED:
-        check_same_deployment(vim, instance, package)
+    instantiated = instance.get("instantiationState") == INSTANTIATED
+    differences = deployment_differences(vim, instance, package) if new_vnfd is not None and instantiated else []
     claim_name = name_claimer(store, instance, modified)
     keys = modified_attributes(instance, modified)
     diff = modification_diff(instance, modified)
@@ -112,9 +109,13 @@ def plan_modify(vim, store, found, request, waits=None, preview=False, package=N
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "modifications": {key: modified.get(key) for key in keys},
             "lines": ["{0}: modify (record only, no stack update)".format(label) for label in keys + vnfc_labels] or ["no change"]}
     if new_vnfd is not None:
-        why = ("the new package describes what is deployed (flavour, VDUs, Heat templates)" if instance.get("instantiationState") == INSTANTIATED
-               else "the instance is not instantiated")
+        why = ("the instance is not instantiated" if not instantiated else
+               "the record's VNFD identity only: what is deployed stays, and later operations build from it" if differences else
+               "the new package describes what is deployed (flavour, VDUs, Heat templates)")
         plan["lines"].insert(0, "vnfdId {0} -> {1}: {2}".format(instance.get("vnfdId"), modified["vnfdId"], why))
+    if differences:
+        plan["warnings"] = ["VNFD {0!r} does not describe what is deployed: {1}; nothing deployed changes ({2})".format(
+            modified["vnfdId"], difference, CHANGE_PKG_HINT) for difference in differences]
     if vnfc_labels:
         plan["vnfc_modifications"] = {label: diff["after"][label] for label in vnfc_labels}
     return Operation(occ.MODIFY_INFO, without_vim_secrets(request), instance, plan, store, op_occs, version, changed=modified != instance,

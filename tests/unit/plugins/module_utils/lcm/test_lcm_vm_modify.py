@@ -239,24 +239,30 @@ def edit_flavour(path):
     (edit_nested_template, "the nested Heat template VDU1.yaml is not the one deployed"),
     (edit_flavour, "flavour simple differs in vdus"),
 ])
-def test_a_new_vnfd_that_changes_the_deployment_is_refused_before_any_write(deployed, fixtures_dir, tmp_path, edit, message):
+def test_a_new_vnfd_that_differs_from_the_deployment_changes_the_record_only_and_says_how(deployed, fixtures_dir, tmp_path, edit, message):
+    # As Tacker v2's Modify: the new vnfdId is taken; the plan's warnings say what differs, nothing deployed changes.
     _vim, stacks, store, found = deployed
     path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other", edit)
-    with pytest.raises(ValidationError, match="vnf_change_pkg") as error:
-        modify_with(deployed, path, {"vnfdId": "vnfd-other"})
-    assert error.value.field == "vnfdId" and message in error.value.msg
-    assert stacks.writes == [] and store.find("i-1")[0] == found[0]
+    result = modify_with(deployed, path, {"vnfdId": "vnfd-other"})
+    assert result["changed"] and result["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    assert [warning for warning in result["plan"]["warnings"] if message in warning and "vnf_change_pkg" in warning], result["plan"]["warnings"]
+    assert "the record's VNFD identity only" in result["plan"]["lines"][0]
+    assert {write[0] for write in stacks.writes} == {"signal"}
+    recorded = store.find("i-1")[0]
+    assert recorded["vnfdId"] == "vnfd-other"
+    # Later operations build from what is deployed: the record's private state is the one before.
+    assert recorded["instantiatedVnfInfo"]["metadata"] == found[0]["instantiatedVnfInfo"]["metadata"]
 
 
-def test_a_new_vnfd_without_the_instances_flavour_is_refused(deployed, fixtures_dir, tmp_path):
+def test_a_new_vnfd_without_the_instances_flavour_is_taken_with_a_warning(deployed, fixtures_dir, tmp_path):
     _vim, stacks, store, found = deployed
     found[0]["instantiatedVnfInfo"]["flavourId"] = "complex"
     store.save(found[0], [], found[2])
     stacks.writes.clear()
     path = repackaged(fixtures_dir, tmp_path / "copy", "vnfd-other")
-    with pytest.raises(ValidationError, match="it has no flavour 'complex'"):
-        modify_with(deployed, path, {"vnfdId": "vnfd-other"})
-    assert stacks.writes == []
+    checked = modify_with(deployed, path, {"vnfdId": "vnfd-other"}, check_mode=True)
+    assert checked["changed"] and stacks.writes == []
+    assert [warning for warning in checked["plan"]["warnings"] if "it has no flavour 'complex'" in warning], checked["plan"]["warnings"]
 
 
 def test_a_package_of_another_vnfd_than_the_request_names_is_refused(deployed, fixtures_dir, tmp_path):
