@@ -173,7 +173,7 @@ options:
       - Ansible task files (C(.yml)) never need it.
       - "Both VIMs: the new package's VNFD C(Vnflcm) interface scripts run from this change on, as described for
         M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:allow_package_scripts) (this change runs the
-        new package's C(change_vnfpkg_start) / C(_end), as Tacker does). Without it, they do not run and the plan says so."
+        new package's C(change_current_package_start) / C(_end), as Tacker does). Without it, they do not run and the plan says so."
       - "OpenStack: it also runs the new package's user-data script the request names (C(additionalParams.lcm-operation-user-data)
         and a C(lcm-operation-user-data-class) other than Tacker's own C(StandardUserData) / C(DefaultUserData)): its
         C(change_vnfpkg(req, inst, grant_req, grant, tmp_csar_dir)) gives the stack the change goes to (its fields as they

@@ -20,6 +20,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
+# Where an operation's progress keeps what the VNFD's scripts gave back for the way back (interface_scripts.py).
+SCRIPT_DATA = interface_scripts.ERROR_HANDLING_DATA
+
 
 def utc_now():
     return datetime.datetime.now(datetime.timezone.utc)
@@ -165,8 +168,9 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
 def _run(operation, check_mode, diff_mode, now, resume):
     store, op_occs, version = operation.store, operation.op_occs, operation.version
     rollback = resume is not None and resume[0] == "rollback"
-    scripts = None if rollback else operation.scripts if operation.scripts is not None else interface_scripts.recorded(operation.instance)
-    with_scripts_note(operation.plan, interface_scripts.plan_note(scripts, operation.name))
+    scripts = operation.scripts if operation.scripts is not None and not rollback else interface_scripts.recorded(operation.instance)
+    phases = interface_scripts.ROLLBACK_PHASES if rollback else interface_scripts.PHASES
+    with_scripts_note(operation.plan, interface_scripts.plan_note(scripts, operation.name, phases))
     result = {"changed": operation.changed, "plan": operation.plan, "vnf_instance": operation.instance}
     if diff_mode and operation.diff is not None:
         result["diff"] = operation.diff
@@ -211,14 +215,19 @@ def _run(operation, check_mode, diff_mode, now, resume):
 
 
 def act(operation, scripts, op_occ, progress, rollback):
-    """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts and then the role's end hook, all
-    inside the op occ: a failing script or hook fails the operation (FAILED_TEMP), as in Tacker. A rollback runs none."""
-    if not rollback:
-        _ran(progress, interface_scripts.run(scripts, operation.name, "start", operation.request, operation.instance, Runs.script_timeout))
+    """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts (a rollback's: ``<op>_rollback_start``
+    and ``<op>_rollback_end``) and then the role's end hook, all inside the op occ: a failing script or hook fails the
+    operation (FAILED_TEMP), as in Tacker. What a script changes of the instance is applied to the one recorded; its
+    user_script_err_handling_data is kept in ``progress`` (a failure records it in the op occ's error), and starts from
+    what a failed run of the op occ kept."""
+    start, end = interface_scripts.ROLLBACK_PHASES if rollback else interface_scripts.PHASES
+    data = copy.deepcopy((op_occ.get("error") or {}).get(occ.SCRIPT_DATA_FIELD) or {})
+    started = _script(progress, data, scripts, operation, start, operation.instance)
     instance = operation.execute(progress) if operation.changed else operation.instance
+    instance = interface_scripts.with_script_changes(instance, started)
+    instance = interface_scripts.with_script_changes(instance, _script(progress, data, scripts, operation, end, instance))
     if rollback:
         return instance
-    _ran(progress, interface_scripts.run(scripts, operation.name, "end", operation.request, instance, Runs.script_timeout))
     if Runs.end_hook:
         variables = dict(Runs.end_hook.get("variables") or {}, vnf_lifecycle_hook_vnf_instance=interface_scripts.visible_instance(instance),
                          vnf_lifecycle_hook_lcm_op_occ=op_occ)
@@ -226,6 +235,18 @@ def act(operation, scripts, op_occ, progress, rollback):
         # Named apart from the VNFD's script of the same operation (both are "<op>_end").
         _ran(progress, "end hook " + Runs.end_hook["name"])
     return instance
+
+
+def _script(progress, data, scripts, operation, phase, instance):
+    """Run the operation's script of ``phase``; what it changed of the instance. ``data`` (the op occ's
+    user_script_err_handling_data) goes into ``progress`` once a script gave some, also when the script fails."""
+    try:
+        hook, changes = interface_scripts.run(scripts, operation.name, phase, operation.request, instance, Runs.script_timeout, data)
+    finally:
+        if data:
+            progress[SCRIPT_DATA] = data
+    _ran(progress, hook)
+    return changes
 
 
 def _ran(progress, hook):
@@ -254,7 +275,11 @@ def record_failure(keeper, operation, current, others, progress, error, now):
         return lease.LeaseLost("go on with", "{0} of VNF instance {1}".format(operation.name, operation.instance["id"]),
                                "this run stopped, recording nothing more: {0}".format(keeper.lost))
     failure = as_collection_error(error, operation)
-    failed = occ.transition(current, "fail_temp", now(), error=occ.problem_details(500, failure.msg))
+    problem = occ.problem_details(500, failure.msg)
+    if progress.get(SCRIPT_DATA):
+        # What the VNFD's scripts kept for the way back (Tacker's userScriptErrHandlingData): the retry or rollback gets it.
+        problem[occ.SCRIPT_DATA_FIELD] = copy.deepcopy(progress[SCRIPT_DATA])
+    failed = occ.transition(current, "fail_temp", now(), error=problem)
     failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
     instance = progress.get("instance", operation.instance_while_running)
     try:

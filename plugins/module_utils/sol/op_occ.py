@@ -50,6 +50,8 @@ EVENTS = {
 
 # SOL003: "error" shall be present in these states (and stays while retrying / rolling back).
 _ERROR_STATES = frozenset((FAILED_TEMP, FAILED))
+# Tacker's member of a failed op occ's error: what the VNFD's interface scripts kept for its retry or rollback.
+SCRIPT_DATA_FIELD = "userScriptErrHandlingData"
 
 # SOL003's LcmOperationType: every module and record spells an operation with these names.
 INSTANTIATE = "INSTANTIATE"

@@ -3,12 +3,14 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The VNFD's Vnflcm interface scripts on the Kubernetes lab, with Tacker's test_instantiate_cnf_resources VNFD (every
 operation's _start/_end implemented by ../Scripts/sample_script.py) and a script of our own in a copy of the package:
-it logs each run, fails for the operations the test marks, and holds (sleeps) for the one the test kills. The modules'
+it logs each run, fails for the operations the test marks, holds (sleeps) for the one the test kills, and hands back
+what Tacker's scripts may (a pickled dict on stdout: the instance, and user_script_err_handling_data) where marked. The modules'
 end_hook (the role's <op>_end hooks) is held to the same rule: a failure inside the op occ is FAILED_TEMP.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -28,7 +30,14 @@ operation = given["operation"]
 with open(os.path.join(marks, "log"), "a") as log:
     log.write(operation + "\\n")
 with open(os.path.join(marks, operation + ".json"), "w") as seen:
-    seen.write(repr(sorted(given)) + "\\n" + repr(given["vnf_instance"]))
+    seen.write(repr(sorted(given)) + "\\n" + repr(given["vnf_instance"]) + "\\n" + repr(given["user_script_err_handling_data"]))
+if os.path.exists(os.path.join(marks, "give-" + operation)):
+    # What Tacker's scripts may hand back: the instance (a metadata entry of theirs) and data for the way back.
+    inst = given["vnf_instance"]
+    inst.setdefault("instantiatedVnfInfo", {{}}).setdefault("metadata", {{}})["scriptMark"] = operation
+    data = dict(given["user_script_err_handling_data"], **{{operation: "seen"}})
+    sys.stdout.buffer.write(pickle.dumps({{"vnf_instance": inst, "user_script_err_handling_data": data}}))
+    sys.stdout.flush()
 if os.path.exists(os.path.join(marks, "hold-" + operation)):
     with open(os.path.join(marks, "holding-" + operation), "w") as holding:
         holding.write(str(os.getpid()))
@@ -71,12 +80,15 @@ def test_scripts_run_inside_each_operation_and_a_failing_end_script_is_failed_te
     assert not planned.get("failed"), planned.get("msg")
     assert planned["plan"]["interface_scripts"]["not_run"] == ["Vnflcm.instantiate_start (Scripts/sample_script.py)",
                                                                "Vnflcm.instantiate_end (Scripts/sample_script.py)"]
+    (marks / "give-instantiate_end").write_text("")
     done = ansible_task("vnf_instantiate", dict(args, allow_package_scripts=True))
     assert not done.get("failed"), done.get("msg")
+    # What the end script handed back is applied to the instance, as Tacker applies it.
+    assert done["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["scriptMark"] == "instantiate_end"
     assert done["hooks_run"] == ["instantiate_start", "instantiate_end"] and ran(marks) == ["instantiate_start", "instantiate_end"]
     # Tacker's input; the instance as the operation left it for _end, without this collection's private state.
     seen = (marks / "instantiate_end.json").read_text()
-    assert "'grant_request', 'grant_response', 'operation', 'request', 'tmp_csar_dir', 'vnf_instance'" in seen
+    assert "'grant_request', 'grant_response', 'operation', 'request', 'tmp_csar_dir', 'user_script_err_handling_data', 'vnf_instance'" in seen
     assert "'INSTANTIATED'" in seen and "'vnflcm'" not in seen
     assert replicas(kube, k8s_namespace) == 2
 
@@ -84,10 +96,14 @@ def test_scripts_run_inside_each_operation_and_a_failing_end_script_is_failed_te
     # FAILED_TEMP; a rollback runs no script and takes VDU2 back to 2.
     on_instance = dict(auth, namespace=k8s_namespace, vnf_instance_name="scripted")
     (marks / "fail-scale_end").write_text("")
+    for phase in ("start", "end"):
+        (marks / ("give-scale_" + phase)).write_text("")
     failed = ansible_task("vnf_scale", dict(on_instance, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect", "numberOfSteps": 1}))
     assert failed.get("failed") and "Vnflcm.scale_end script Scripts/sample_script.py" in failed["msg"], failed.get("msg")
     assert "the test made scale_end fail" in failed["msg"]
     assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP" and replicas(kube, k8s_namespace) == 3
+    # What the scripts kept for the way back (Tacker's userScriptErrHandlingData), the failing one's included.
+    assert failed["vnf_lcm_op_occ"]["error"]["userScriptErrHandlingData"] == {"scale_start": "seen", "scale_end": "seen"}
     # The instance as recorded with the FAILED_TEMP op occ comes back too.
     assert failed["vnf_instance"]["id"] == failed["vnf_lcm_op_occ"]["vnfInstanceId"] and failed["vnf_instance"]["instantiationState"] == "INSTANTIATED"
     assert ran(marks)[-2:] == ["scale_start", "scale_end"]
@@ -103,6 +119,8 @@ def test_scripts_run_inside_each_operation_and_a_failing_end_script_is_failed_te
     (marks / "fail-scale_end").unlink()
     retried = ansible_task("vnf_lcm_op_occ", dict(on_instance, action="retry"))
     assert not retried.get("failed"), retried.get("msg")
+    # The retry's scripts were given what the failed run's kept.
+    assert ast.literal_eval((marks / "scale_start.json").read_text().splitlines()[-1]) == {"scale_start": "seen", "scale_end": "seen"}
     assert retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and retried["hooks_run"] == ["scale_start", "scale_end"]
     assert {"aspectId": "vdu2_aspect", "scaleLevel": 2} in retried["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]
     assert replicas(kube, k8s_namespace) == 3

@@ -75,7 +75,7 @@ def test_without_the_opt_in_only_the_names_are_kept_and_the_plan_says_they_do_no
     assert note["not_run"] == ["Vnflcm.scale_start ({0})".format(SCRIPT), "Vnflcm.scale_end ({0})".format(SCRIPT)]
     assert "allow_package_scripts" in note["why"]
     assert interface_scripts.plan_note(kept, "HEAL") is None
-    assert interface_scripts.run(kept, "SCALE", "start", {}, {}, 5) is None
+    assert interface_scripts.run(kept, "SCALE", "start", {}, {}, 5) == (None, {})
 
 
 def test_with_the_opt_in_a_missing_script_is_refused_naming_it():
@@ -95,14 +95,74 @@ def test_a_script_is_given_what_tacker_gives_without_credentials_or_private_stat
     request = {"type": "SCALE_OUT", "aspectId": "vdu1_aspect", "vimConnectionInfo": {"vim1": {"accessInfo": {"password": "pw"}, "vimId": "v"}}}
     instance = {"id": "vnf-1", "vimConnectionInfo": {"vim1": {"accessInfo": {"bearer_token": "tok"}, "vimId": "v"}},
                 "instantiatedVnfInfo": {"flavourId": "simple", "metadata": {"namespace": "ns", "vnflcm": {"flavour": {}}}}}
-    assert interface_scripts.run(kept, "SCALE", "start", request, instance, 30) == "scale_start"
+    assert interface_scripts.run(kept, "SCALE", "start", request, instance, 30) == ("scale_start", {})
     with open(home / "scale_start.pickle", "rb") as handle:
         given = pickle.load(handle)
     assert given["operation"] == "scale_start" and given["grant_request"] is None and given["grant_response"] is None
     assert given["request"]["aspectId"] == "vdu1_aspect" and "pw" not in repr(given["request"]) and "tok" not in repr(given["vnf_instance"])
     assert given["vnf_instance"]["instantiatedVnfInfo"]["metadata"] == {"namespace": "ns"}
     assert given["csar_files"] == ["sample_script.py"] and "OS_PASSWORD" not in given["environment"]
+    assert given["user_script_err_handling_data"] == {}
     assert not os.path.exists(given["tmp_csar_dir"])
+
+
+def test_instantiate_start_sees_the_requests_vim_connection_without_its_secrets(home):
+    kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RECORDING_SCRIPT}), "simple", True, "InstantiateVnfRequest")
+    request = {"flavourId": "simple", "vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "accessInfo": {"bearer_token": "tok"}}}}
+    interface_scripts.run(kept, "INSTANTIATE", "start", request, {"id": "vnf-1", "instantiationState": "NOT_INSTANTIATED"}, 30)
+    with open(home / "instantiate_start.pickle", "rb") as handle:
+        given = pickle.load(handle)
+    assert given["vnf_instance"]["vimConnectionInfo"]["vim1"]["vimType"] == "kubernetes" and "tok" not in repr(given)
+
+
+# Gives back, as Tacker's scripts may: the instance with a metadata entry and a field of its own, and data for the way back.
+RETURNING_SCRIPT = b'''
+import os, pickle, sys
+given = pickle.load(sys.stdin.buffer)
+inst = given["vnf_instance"]
+inst.setdefault("instantiatedVnfInfo", {}).setdefault("metadata", {})["ServerNotifierFaultID"] = ["a0"]
+inst["vnfInstanceDescription"] = "set by " + given["operation"]
+inst["id"] = "not-mine"
+data = dict(given["user_script_err_handling_data"], **{given["operation"]: True})
+sys.stdout.buffer.write(pickle.dumps({"vnf_instance": inst, "user_script_err_handling_data": data}))
+if os.path.exists(os.path.join(os.environ["HOME"], "fail-" + given["operation"])):
+    sys.exit(3)
+'''
+
+
+def test_what_a_script_gives_back_is_applied_to_the_instance_as_tacker_applies_it(home):
+    kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RETURNING_SCRIPT}), "simple", True, "ScaleVnfRequest")
+    store, order = MemoryStore(), []
+    result = run(scale_operation(store, kept, order), now=lambda: NOW)
+    instance = result["vnf_instance"]
+    assert instance["id"] == "vnf-1" and instance["vnfInstanceDescription"] == "set by scale_end"
+    assert instance["instantiatedVnfInfo"]["metadata"]["ServerNotifierFaultID"] == ["a0"]
+    # The record's private state, which no script sees, stays.
+    assert instance["instantiatedVnfInfo"]["metadata"]["vnflcm"][interface_scripts.KEY] == kept
+    assert "user_script_err_handling_data" not in result.get("progress", {})
+
+
+def test_a_failed_scripts_data_is_kept_in_the_op_occ_error_and_given_to_the_rollback_scripts(home):
+    hooks = ("scale_start", "scale_end", "scale_rollback_start", "scale_rollback_end")
+    kept = interface_scripts.for_package(Package(vnfd(hooks), {SCRIPT: RETURNING_SCRIPT}), "simple", True, "ScaleVnfRequest")
+    (home / "fail-scale_end").write_text("")
+    store, order = MemoryStore(), []
+    with pytest.raises(interface_scripts.ScriptFailed) as error:
+        run(scale_operation(store, kept, order), now=lambda: NOW)
+    failed = error.value.result["vnf_lcm_op_occ"]
+    assert failed["error"]["userScriptErrHandlingData"] == {"scale_start": True, "scale_end": True}
+    result = run(scale_operation(store, kept, order), now=lambda: NOW, resume=("rollback", failed))
+    assert result["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert result["hooks_run"] == ["scale_rollback_start", "scale_rollback_end"]
+    assert result["plan"]["interface_scripts"]["run"] == ["Vnflcm.scale_rollback_start ({0})".format(SCRIPT),
+                                                          "Vnflcm.scale_rollback_end ({0})".format(SCRIPT)]
+
+
+def test_output_that_is_no_pickled_dict_of_plain_values_is_ignored():
+    assert interface_scripts.returned_output(b"hello\n") == {}
+    assert interface_scripts.returned_output(pickle.dumps(["a"])) == {}
+    assert interface_scripts.returned_output(pickle.dumps({"x": datetime.datetime(2026, 1, 1)})) == {}
+    assert interface_scripts.returned_output(pickle.dumps({"vnf_instance": {"a": [1, 2.5, None, True]}})) == {"vnf_instance": {"a": [1, 2.5, None, True]}}
 
 
 def test_a_failing_script_names_its_hook_and_output(home):
