@@ -78,13 +78,16 @@ def sort_for_delete(objects):
     return list(reversed(sort_for_create(objects)))
 
 
-# Kinds deleted in the background: a ControllerRevision's data is immutable, so the garbage collector cannot take
-# off the foregroundDeletion finalizer a foreground delete puts on it (Kubernetes 1.36), and it would never go. It
-# owns nothing to wait for; Tacker v2 deletes it in the background too.
-BACKGROUND_DELETE_KINDS = frozenset(("ControllerRevision",))
+# Kinds deleted in the foreground: those whose dependents the garbage collector deletes (a workload's ReplicaSets,
+# pods and ControllerRevisions; a Service's EndpointSlices, which carry its labels), so that a wait for the object sees
+# its dependents gone too. Every other kind owns nothing: deleted in the background, it is gone when its DELETE returns,
+# where a foreground delete kept it until the garbage collector took its finalizer off (a ConfigMap 404 only after
+# ~25 s). A ControllerRevision is never deleted in the foreground: its data is immutable, so the garbage collector
+# cannot take off the foregroundDeletion finalizer (Kubernetes 1.36), and it would never go.
+FOREGROUND_DELETE_KINDS = frozenset(("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job", "CronJob", "Service"))
 
 
 def delete_propagation(kind):
-    """How a CNF's object of ``kind`` is deleted: in the foreground (its dependents first, so a wait sees them go), but for
-    the kinds the garbage collector cannot hold that way."""
-    return "Background" if kind in BACKGROUND_DELETE_KINDS else "Foreground"
+    """How a CNF's object of ``kind`` is deleted: in the foreground when it has dependents to wait for, else in the
+    background (Tacker v2 deletes everything in the background)."""
+    return "Foreground" if kind in FOREGROUND_DELETE_KINDS else "Background"

@@ -68,3 +68,11 @@ def test_rank():
     assert ordering.create_rank("Namespace") == 0
     assert ordering.create_rank("Nope") == ordering.create_rank("AlsoNope") == len(ordering.CREATE_ORDER)
     assert len(set(ordering.CREATE_ORDER)) == len(ordering.CREATE_ORDER)
+
+
+def test_only_what_has_dependents_is_deleted_in_the_foreground():
+    for kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob", "Service"):
+        assert ordering.delete_propagation(kind) == "Foreground", kind
+    # Owning nothing, these are gone when their DELETE returns; a ControllerRevision could never be deleted in the foreground.
+    for kind in ("ConfigMap", "Secret", "ServiceAccount", "Role", "RoleBinding", "PersistentVolumeClaim", "Pod", "ControllerRevision"):
+        assert ordering.delete_propagation(kind) == "Background", kind
