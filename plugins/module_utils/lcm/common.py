@@ -12,8 +12,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, VNF_INFO_MODIFICATION_REQUEST, validate_create_request
+
+# sol/sizing.py and sol/validation.py are imported by the functions that use them: vnf_info, which imports this module
+# for info_result, does without them (and without the schemas they import) on every call.
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -77,6 +78,8 @@ def with_scale_levels(scale_status, levels):
 
 def scaled_aspects(flavour, failed_op_occ, current_levels):
     """The aspects a SCALE or SCALE_TO_LEVEL op occ set out to change, from its request and the levels before it."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
+
     request = failed_op_occ.get("operationParams") or {}
     if failed_op_occ["operation"] == occ.SCALE:
         return [request.get("aspectId")]
@@ -155,6 +158,8 @@ def new_vnfd_of(instance, request, package):
     if "vnfdId" not in request or request["vnfdId"] == instance.get("vnfdId"):
         return None
     if package is None:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import VNF_INFO_MODIFICATION_REQUEST
+
         raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package); a package that "
                               "changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg".format(request["vnfdId"]))
     return package.to_dict()["vnfd"]
@@ -163,6 +168,8 @@ def new_vnfd_of(instance, request, package):
 def creation_fields(params, vnfd):
     """``(name, description, metadata)`` of the instance an instantiate creates, from the module options and the
     CreateVnfRequest given as ``create_request`` (Tacker's create.json), which must agree with them and the package."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, validate_create_request
+
     name, description, body = params.get("vnf_instance_name"), params.get("vnf_instance_description"), params.get("create_request")
     request = validate_create_request(body) if body is not None else {}
     if request and request["vnfdId"] != vnfd.get("descriptor_id"):

@@ -16,9 +16,12 @@ import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts, lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+# lcm/interface_scripts.py and lcm/coordination.py are imported by the functions that run an operation: vnf_info, which
+# imports this module for with_links, does without them (and without what they import) on every call.
 
 
 def utc_now():
@@ -163,6 +166,8 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
 
 
 def _run(operation, check_mode, diff_mode, now, resume):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+
     store, op_occs, version = operation.store, operation.op_occs, operation.version
     rollback = resume is not None and resume[0] == "rollback"
     scripts = None if rollback else operation.scripts if operation.scripts is not None else interface_scripts.recorded(operation.instance)
@@ -213,6 +218,8 @@ def _run(operation, check_mode, diff_mode, now, resume):
 def act(operation, scripts, op_occ, progress, rollback):
     """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts and then the role's end hook, all
     inside the op occ: a failing script or hook fails the operation (FAILED_TEMP), as in Tacker. A rollback runs none."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
+
     if not rollback:
         _ran(progress, interface_scripts.run(scripts, operation.name, "start", operation.request, operation.instance, Runs.script_timeout))
     instance = operation.execute(progress) if operation.changed else operation.instance
@@ -237,6 +244,8 @@ def with_scripts_note(plan, note):
     """The plan says which of the VNFD's interface scripts the operation runs, or does not."""
     if not note or not isinstance(plan, dict):
         return
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+
     plan["interface_scripts"] = note
     if isinstance(plan.get("lines"), list):
         plan["lines"] = plan["lines"] + [interface_scripts.plan_line(note)]
