@@ -130,9 +130,21 @@ def retry_only(planner):
     return retry
 
 
+class OnDemand:
+    """An operation's driver (lcm/cnf/<operation>.py, lcm/vm/<operation>.py) for :func:`resumer_table`, imported by ``load()``
+    when its ``plan_resume`` is first called: a retry or rollback needs the driver of one operation, and each imports much.
+    ``load`` imports it with an import statement, so that Ansible still packs the driver into the module's payload."""
+
+    def __init__(self, load):
+        self.load = load
+
+    def plan_resume(self, *args, **kwargs):
+        return self.load().plan_resume(*args, **kwargs)
+
+
 def resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn=None):
     """Operation -> resumer, for a VIM whose operations are the modules given (the same file names on both VIMs, each
-    with its ``plan_resume``); every operation of sol/op_occ.py's RETRYABLE that the VIM has."""
+    with its ``plan_resume``, or an :class:`OnDemand` of one); every operation of sol/op_occ.py's RETRYABLE that the VIM has."""
     table = {occ.INSTANTIATE: instantiate, occ.SCALE: scale, occ.SCALE_TO_LEVEL: scale, occ.HEAL: heal, occ.TERMINATE: terminate,
              occ.MODIFY_INFO: modify, occ.CHANGE_VNFPKG: change_pkg, occ.CHANGE_EXT_CONN: change_ext_conn}
     return {operation: module.plan_resume for operation, module in table.items() if module is not None}

@@ -12,12 +12,49 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import resumer_table
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import OnDemand, resumer_table
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, runner, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn)
+
+def _instantiate():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate
+    return instantiate
+
+
+def _scale():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale
+    return scale
+
+
+def _heal():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal
+    return heal
+
+
+def _terminate():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import terminate
+    return terminate
+
+
+def _modify():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
+    return modify
+
+
+def _change_pkg():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg
+    return change_pkg
+
+
+def _change_ext_conn():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn
+    return change_ext_conn
+
+
+# Each driver is imported for the op occ of its operation only.
+RESUMERS = resumer_table(*(OnDemand(load) for load in (_instantiate, _scale, _heal, _terminate, _modify, _change_pkg, _change_ext_conn)))
 
 
 def run_resume(params, check_mode=False, diff_mode=False):
@@ -48,6 +85,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordi
     """
     occ.require_resumable(failed_op_occ, event)
     if skip_coordination:
+        change_pkg = _change_pkg()
         if event != "rollback" or failed_op_occ["operation"] != occ.CHANGE_VNFPKG:
             reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])
             raise ValidationError("vnf_lcm_op_occ", change_pkg.SKIP_COORDINATION, reason)
