@@ -14,11 +14,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import WORKERS
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import lean_import
 
+# kubernetes.config (kubeconfig and in-cluster loading) is imported by _load_kubeconfig only: it brings yaml, oauthlib,
+# requests_oauthlib and google-auth, which a call with host and a token never uses. What every call needs (the
+# Configuration and the ApiClient with its transport) is imported here, so HAS_KUBERNETES still says whether it loads.
 try:
     lean_import.prepare()
-    from kubernetes import client as k8s_client
-    from kubernetes import config as k8s_config
-    from kubernetes.config.config_exception import ConfigException
+    from kubernetes.client import ApiClient, Configuration
     import urllib3
 
     HAS_KUBERNETES = True
@@ -69,18 +70,15 @@ def build_api_client(options):
     first and explicit options override it. With neither kubeconfig nor host, the in-cluster config,
     then ~/.kube/config is tried.
     """
-    configuration = k8s_client.Configuration()
+    configuration = Configuration()
     namespace = None
     kubeconfig = options.get("kubeconfig")
-    try:
-        if kubeconfig or options.get("context") or not self_sufficient(options):
-            namespace = _load_kubeconfig(configuration, kubeconfig, options.get("context"), options.get("persist_config"))
-    except (ConfigException, OSError) as error:
-        raise VimError("load", "kubeconfig", str(error)) from error
+    if kubeconfig or options.get("context") or not self_sufficient(options):
+        namespace = _load_kubeconfig(configuration, kubeconfig, options.get("context"), options.get("persist_config"))
     _apply_overrides(configuration, options)
     # A connection per call in flight (common/pool.py): fewer, and urllib3 would open and drop extra ones.
     configuration.connection_pool_maxsize = max(configuration.connection_pool_maxsize or 0, WORKERS)
-    client = k8s_client.ApiClient(configuration)
+    client = ApiClient(configuration)
     _impersonate(client, options.get("impersonate_user"), options.get("impersonate_groups"))
     hide_in_output(*(configuration.api_key or {}).values())
     hide_in_output(*(value.split(" ", 1)[-1] for value in (configuration.api_key or {}).values()))
@@ -95,16 +93,25 @@ def self_sufficient(options):
 
 
 def _load_kubeconfig(configuration, kubeconfig, context, persist_config=None):
-    if isinstance(kubeconfig, dict):
-        loader = k8s_config.kube_config.KubeConfigLoader(config_dict=kubeconfig, active_context=context)
-    else:
-        path = os.path.expanduser(kubeconfig or os.environ.get("KUBECONFIG", "~/.kube/config"))
-        if not kubeconfig and not os.path.exists(path) and "KUBERNETES_SERVICE_HOST" in os.environ:
-            k8s_config.load_incluster_config(client_configuration=configuration)
-            return _incluster_namespace()
-        loader = k8s_config.kube_config._get_kube_config_loader(filename=path, active_context=context, persist_config=bool(persist_config))
-    loader.load_and_set(configuration)
-    return (loader.current_context.get("context") or {}).get("namespace")
+    """Load the kubeconfig (or the in-cluster config) into ``configuration``; the context's namespace (or None)."""
+    try:
+        from kubernetes.config import incluster_config, kube_config
+        from kubernetes.config.config_exception import ConfigException
+    except ImportError as error:
+        raise VimError("load", "kubeconfig", "the kubernetes library cannot load it: {0}".format(error)) from error
+    try:
+        if isinstance(kubeconfig, dict):
+            loader = kube_config.KubeConfigLoader(config_dict=kubeconfig, active_context=context)
+        else:
+            path = os.path.expanduser(kubeconfig or os.environ.get("KUBECONFIG", "~/.kube/config"))
+            if not kubeconfig and not os.path.exists(path) and "KUBERNETES_SERVICE_HOST" in os.environ:
+                incluster_config.load_incluster_config(client_configuration=configuration)
+                return _incluster_namespace()
+            loader = kube_config._get_kube_config_loader(filename=path, active_context=context, persist_config=bool(persist_config))
+        loader.load_and_set(configuration)
+        return (loader.current_context.get("context") or {}).get("namespace")
+    except (ConfigException, OSError) as error:
+        raise VimError("load", "kubeconfig", str(error)) from error
 
 
 def _incluster_namespace():

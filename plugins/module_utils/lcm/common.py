@@ -12,8 +12,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, level_of_counts, target_scale_levels
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, VNF_INFO_MODIFICATION_REQUEST, validate_create_request
+
+# sol/sizing.py and sol/validation.py are imported by the functions that use them: vnf_info, which imports this module
+# for info_result, does without them (and without the schemas they import) on every call.
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
 # without the package (the flavour's sizing rules) and what terminate may delete.
@@ -77,6 +78,8 @@ def with_scale_levels(scale_status, levels):
 
 def scaled_aspects(flavour, failed_op_occ, current_levels):
     """The aspects a SCALE or SCALE_TO_LEVEL op occ set out to change, from its request and the levels before it."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, target_scale_levels
+
     request = failed_op_occ.get("operationParams") or {}
     if failed_op_occ["operation"] == occ.SCALE:
         return [request.get("aspectId")]
@@ -109,6 +112,8 @@ def vnfc_notes(before_instance, after_instance, resource="server"):
 def levels_at(flavour, scale_status, recorded, live, notes):
     """``scale_status`` with each aspect at the level its VDUs' ``live`` VNFC counts (VDU id -> count; a CNF's replicas)
     stand at, from the ``recorded`` counts; ``notes`` says what moved."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import level_of_counts
+
     status = []
     for item in scale_status:
         level = level_of_counts(flavour, item["aspectId"], item["scaleLevel"], recorded, live)
@@ -153,9 +158,21 @@ def retry_only(planner):
     return retry
 
 
+class OnDemand:
+    """An operation's driver (lcm/cnf/<operation>.py, lcm/vm/<operation>.py) for :func:`resumer_table`, imported by ``load()``
+    when its ``plan_resume`` is first called: a retry or rollback needs the driver of one operation, and each imports much.
+    ``load`` imports it with an import statement, so that Ansible still packs the driver into the module's payload."""
+
+    def __init__(self, load):
+        self.load = load
+
+    def plan_resume(self, *args, **kwargs):
+        return self.load().plan_resume(*args, **kwargs)
+
+
 def resumer_table(instantiate, scale, heal, terminate, modify, change_pkg, change_ext_conn=None):
     """Operation -> resumer, for a VIM whose operations are the modules given (the same file names on both VIMs, each
-    with its ``plan_resume``); every operation of sol/op_occ.py's RETRYABLE that the VIM has."""
+    with its ``plan_resume``, or an :class:`OnDemand` of one); every operation of sol/op_occ.py's RETRYABLE that the VIM has."""
     table = {occ.INSTANTIATE: instantiate, occ.SCALE: scale, occ.SCALE_TO_LEVEL: scale, occ.HEAL: heal, occ.TERMINATE: terminate,
              occ.MODIFY_INFO: modify, occ.CHANGE_VNFPKG: change_pkg, occ.CHANGE_EXT_CONN: change_ext_conn}
     return {operation: module.plan_resume for operation, module in table.items() if module is not None}
@@ -181,6 +198,8 @@ def new_vnfd_of(instance, request, package):
     if "vnfdId" not in request or request["vnfdId"] == instance.get("vnfdId"):
         return None
     if package is None:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import VNF_INFO_MODIFICATION_REQUEST
+
         raise ValidationError(VNF_INFO_MODIFICATION_REQUEST, "vnfdId", "{0!r} is a new VNFD: give its package (option package); a package that "
                               "changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg".format(request["vnfdId"]))
     return package.to_dict()["vnfd"]
@@ -189,6 +208,8 @@ def new_vnfd_of(instance, request, package):
 def creation_fields(params, vnfd):
     """``(name, description, metadata)`` of the instance an instantiate creates, from the module options and the
     CreateVnfRequest given as ``create_request`` (Tacker's create.json), which must agree with them and the package."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import CREATE_VNF_REQUEST, validate_create_request
+
     name, description, body = params.get("vnf_instance_name"), params.get("vnf_instance_description"), params.get("create_request")
     request = validate_create_request(body) if body is not None else {}
     if request and request["vnfdId"] != vnfd.get("descriptor_id"):

@@ -16,12 +16,15 @@ import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts, lease
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
-# Where an operation's progress keeps what the VNFD's scripts gave back for the way back (interface_scripts.py).
-SCRIPT_DATA = interface_scripts.ERROR_HANDLING_DATA
+# lcm/interface_scripts.py and lcm/coordination.py are imported by the functions that run an operation: vnf_info, which
+# imports this module for with_links, does without them (and without what they import) on every call.
+
+# Where an operation's progress keeps what the VNFD's scripts gave back for the way back (interface_scripts.ERROR_HANDLING_DATA).
+SCRIPT_DATA = "user_script_err_handling_data"
 
 
 def utc_now():
@@ -166,6 +169,8 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
 
 
 def _run(operation, check_mode, diff_mode, now, resume):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+
     store, op_occs, version = operation.store, operation.op_occs, operation.version
     rollback = resume is not None and resume[0] == "rollback"
     scripts = operation.scripts if operation.scripts is not None and not rollback else interface_scripts.recorded(operation.instance)
@@ -220,6 +225,8 @@ def act(operation, scripts, op_occ, progress, rollback):
     operation (FAILED_TEMP), as in Tacker. What a script changes of the instance is applied to the one recorded; its
     user_script_err_handling_data is kept in ``progress`` (a failure records it in the op occ's error), and starts from
     what a failed run of the op occ kept."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
+
     start, end = interface_scripts.ROLLBACK_PHASES if rollback else interface_scripts.PHASES
     data = copy.deepcopy((op_occ.get("error") or {}).get(occ.SCRIPT_DATA_FIELD) or {})
     started = _script(progress, data, scripts, operation, start, operation.instance)
@@ -240,6 +247,8 @@ def act(operation, scripts, op_occ, progress, rollback):
 def _script(progress, data, scripts, operation, phase, instance):
     """Run the operation's script of ``phase``; what it changed of the instance. ``data`` (the op occ's
     user_script_err_handling_data) goes into ``progress`` once a script gave some, also when the script fails."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+
     try:
         hook, changes = interface_scripts.run(scripts, operation.name, phase, operation.request, instance, Runs.script_timeout, data)
     finally:
@@ -258,6 +267,8 @@ def with_scripts_note(plan, note):
     """The plan says which of the VNFD's interface scripts the operation runs, or does not."""
     if not note or not isinstance(plan, dict):
         return
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+
     plan["interface_scripts"] = note
     if isinstance(plan.get("lines"), list):
         plan["lines"] = plan["lines"] + [interface_scripts.plan_line(note)]

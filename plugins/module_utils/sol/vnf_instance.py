@@ -14,7 +14,6 @@ import uuid
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vnf_instance_texts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 
 NOT_INSTANTIATED = "NOT_INSTANTIATED"
@@ -42,6 +41,9 @@ def new_vnf_instance(vnfd, name=None, description=None, metadata=None, instance_
     ``name`` and ``description`` are the module options vnf_instance_name / vnf_instance_description,
     held to the lengths a VnfInfoModificationRequest is held to.
     """
+    # Imported here: sol/links.py imports this module for two names, and vnf_info needs no request validation.
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import check_vnf_instance_texts
+
     check_vnf_instance_texts("module options", name, description, _CREATION_OPTIONS)
     instance = {"id": instance_id or str(uuid.uuid4())}
     instance.update(vnfd_identity(vnfd))

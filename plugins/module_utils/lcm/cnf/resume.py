@@ -13,15 +13,37 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg, heal, instantiate, modify, runner, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources, refresh_vnfcs, vdu_records_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import OnDemand, Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
-RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg)
+
+def _instantiate():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import instantiate
+    return instantiate
+
+
+def _heal():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
+    return heal
+
+
+def _modify():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import modify
+    return modify
+
+
+def _change_pkg():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg
+    return change_pkg
+
+
+# The drivers but scale and terminate (which a fail uses too) are imported for the op occ of their operation only.
+RESUMERS = resumer_table(OnDemand(_instantiate), scale, OnDemand(_heal), terminate, OnDemand(_modify), OnDemand(_change_pkg))
 
 # Operations that read their package again to be retried or rolled back (a rollback of INSTANTIATE only when its
 # record does not list what it created: records of older versions).

@@ -125,18 +125,29 @@ def test_impersonation_headers_survive_urllib3():
 
 def test_persist_config_is_passed_to_the_kubeconfig_loader(monkeypatch, tmp_path):
     import yaml
-
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import client as client_module
+    from kubernetes.config import kube_config
 
     path = tmp_path / "config"
     path.write_text(yaml.safe_dump(KUBECONFIG))
     seen = {}
-    real = client_module.k8s_config.kube_config._get_kube_config_loader
+    real = kube_config._get_kube_config_loader
 
     def loader(**kwargs):
         seen.update(kwargs)
         return real(**kwargs)
 
-    monkeypatch.setattr(client_module.k8s_config.kube_config, "_get_kube_config_loader", loader)
+    monkeypatch.setattr(kube_config, "_get_kube_config_loader", loader)
     _client, namespace = build_api_client({"kubeconfig": str(path), "persist_config": True})
     assert seen["persist_config"] is True and namespace == "tenant-a"
+
+
+@pytest.mark.parametrize("kubeconfig, reason", [
+    ("/nonexistent/kubeconfig", "Invalid kube-config file"),
+    (dict(KUBECONFIG, **{"current-context": "missing"}), "missing"),
+])
+def test_a_kubeconfig_that_does_not_load_is_a_vim_error(kubeconfig, reason):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
+
+    with pytest.raises(VimError) as caught:
+        build_api_client({"kubeconfig": kubeconfig})
+    assert "kubeconfig" in str(caught.value) and reason in str(caught.value)

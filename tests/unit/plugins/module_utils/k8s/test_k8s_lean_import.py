@@ -22,10 +22,25 @@ def test_the_collection_client_loads_a_few_modules():
     out = run("""
         import sys
         from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import api, client
-        client.k8s_client.ApiClient(client.k8s_client.Configuration())
+        client.build_api_client({"host": "https://10.0.0.1:6443", "api_key": "token"})
         print(sum(1 for name in sys.modules if name.startswith("kubernetes")))
     """)
     assert int(out) < 40  # the whole import is over 800
+
+
+def test_host_and_token_load_no_kubeconfig_code():
+    # kubernetes.config (and the yaml, oauthlib, requests_oauthlib and google-auth it imports) only with a kubeconfig.
+    out = run("""
+        import sys
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import api, client
+        client.build_api_client({"host": "https://10.0.0.1:6443", "api_key": "token"})
+        print(sorted(name for name in ("kubernetes.config", "yaml", "oauthlib", "requests_oauthlib") if name in sys.modules))
+        client.build_api_client({"kubeconfig": {
+            "current-context": "t", "clusters": [{"name": "c", "cluster": {"server": "https://10.0.0.1:6443"}}],
+            "users": [{"name": "u", "user": {"token": "t"}}], "contexts": [{"name": "t", "context": {"cluster": "c", "user": "u"}}]}})
+        print("kubernetes.config" in sys.modules)
+    """)
+    assert out.split("\n")[:2] == ["[]", "True"]
 
 
 @pytest.mark.parametrize("code", [

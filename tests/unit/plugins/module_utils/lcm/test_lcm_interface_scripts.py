@@ -13,7 +13,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, engine, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation, run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -239,7 +239,7 @@ def test_a_failing_start_script_fails_before_any_write(home):
 
 def test_the_end_hook_is_named_apart_from_the_vnfd_script_of_the_same_operation(home, monkeypatch):
     kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RECORDING_SCRIPT}), "simple", True, "ScaleVnfRequest")
-    monkeypatch.setattr(engine.coordination, "run_tasks", lambda name, tasks, variables, timeout: None)
+    monkeypatch.setattr(coordination, "run_tasks", lambda name, tasks, variables, timeout: None)
     engine.configure(end_hook={"name": "scale_end", "tasks": "[]", "variables": {}})
     try:
         result = run(scale_operation(MemoryStore(), kept, []), now=lambda: NOW)
@@ -256,7 +256,7 @@ def test_the_end_hook_runs_after_the_end_script_and_its_failure_fails_the_operat
         calls.append((name, tasks, sorted(variables), os.path.exists(home / "scale_end.pickle")))
         raise interface_scripts.ScriptFailed("scale_end", "hooks/scale_end.yml", "a task failed")
 
-    monkeypatch.setattr(engine.coordination, "run_tasks", run_tasks)
+    monkeypatch.setattr(coordination, "run_tasks", run_tasks)
     engine.configure(end_hook={"name": "scale_end", "tasks": "- ansible.builtin.fail:\n", "variables": {"vnf_lifecycle_hook_name": "scale_end"}})
     try:
         store, order = MemoryStore(), []
