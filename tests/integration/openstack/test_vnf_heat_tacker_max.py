@@ -99,8 +99,8 @@ def modify(ansible_task, package, vnfd):
     return ansible_task("vnf_modify", {"cloud": CLOUD, "vnf_instance_name": Max.name, "package": package, "request": {"vnfdId": vnfd}})
 
 
-def test_modify_of_vnfd_id_changes_the_record_only_and_a_package_that_differs_is_taken_with_warnings(lab, admin_conn, ansible_task,
-                                                                                                  tacker_packages, tmp_path):
+def test_modify_of_vnfd_id_changes_the_record_only_and_a_package_that_differs_is_taken_with_warnings(
+        lab, admin_conn, ansible_task, tacker_packages, tmp_path):
     if Max.done is None:
         pytest.skip("needs the instance test_instantiate_with_tackers_placeholder_port makes")
     stack_name = info_of(Max.done)["metadata"]["stack_name"]

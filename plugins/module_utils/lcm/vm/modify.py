@@ -24,7 +24,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import VNF_INFO_MODIFICATION_REQUEST as MODIFY_REQUEST
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import without_vim_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, apply_vnf_info_modification
