@@ -47,13 +47,24 @@ import alertmanager_lab  # noqa: E402
 DEF_FILE = "Files/kubernetes/deployment_no_namespace.yaml"
 
 
-def heal_op_occs(api, namespace):
-    """The HEAL op occs of the namespace's one instance, from its record Secret (as tests/integration/k8s/cnf_faults.py reads it)."""
+def record_of(api, namespace):
+    """The record document of the namespace's one instance, from its record Secret (as tests/integration/k8s/cnf_faults.py reads it)."""
     for secret in api.call("GET", f"/api/v1/namespaces/{namespace}/secrets")["items"]:
         if secret["metadata"]["name"].startswith("vnflcm-") and "record" in (secret.get("data") or {}):
-            document = json.loads(gzip.decompress(base64.b64decode(secret["data"]["record"])))
-            return [item for item in document["opOccs"] if item["operation"] == "HEAL"]
-    return []
+            return json.loads(gzip.decompress(base64.b64decode(secret["data"]["record"])))
+    return None
+
+
+def heal_op_occs(api, namespace):
+    """The HEAL op occs of the namespace's one instance."""
+    document = record_of(api, namespace)
+    return [item for item in document["opOccs"] if item["operation"] == "HEAL"] if document else []
+
+
+def current_vnfc(api, namespace):
+    """``(instance id, VNFC id)`` of the namespace's one instance as its record says now: a heal gives the VNFC a new id."""
+    instance = record_of(api, namespace)["vnfInstance"]
+    return instance["id"], instance["instantiatedVnfInfo"]["vnfcInfo"][0]["id"]
 
 
 def run_tasks(folder, tasks, name):
@@ -120,7 +131,7 @@ def main(argv=None):
             for index in range(args.rounds):
                 count = len(heal_op_occs(api, namespace))
                 posted = time.monotonic()
-                manager.post_alerts([alert(*cnfs[namespace], namespace)])
+                manager.post_alerts([alert(*current_vnfc(api, namespace), namespace)])
                 started = None
                 while True:
                     heals = heal_op_occs(api, namespace)
@@ -139,7 +150,7 @@ def main(argv=None):
             if args.fleet:
                 counts = {name: len(heal_op_occs(api, name)) for name in cnfs}
                 posted = time.monotonic()
-                manager.post_alerts([alert(*cnfs[name], name) for name in sorted(cnfs)])
+                manager.post_alerts([alert(*current_vnfc(api, name), name) for name in sorted(cnfs)])
                 finished = {}
                 while len(finished) < len(cnfs):
                     for name in cnfs:

@@ -14,7 +14,11 @@ description:
   - Replaces the resources of the named VNFCs, as SOL003's C(POST /vnf_instances/{id}/heal).
   - "Kubernetes: the pod of each VNFC in C(vnfcInstanceId) (all VNFCs when the list is absent) is
     deleted; its controller starts a new one, and a bare Pod is recreated under its name. The
-    module waits for the replacements; the VNFC ids stay, their resources change."
+    module waits for the replacements. A VNFC's id follows its pod, as in Tacker v2: each healed VNFC is
+    replaced by a new one with a new id (C(resourceChanges.affectedVnfcs) lists the old one REMOVED and the
+    new one ADDED, and C(vnfcInfo) follows); the other VNFCs keep theirs. A retry of a heal left FAILED_TEMP
+    (M(nfv.vnflcm.vnf_lcm_op_occ)) heals the VNFCs it named that the record still has and leaves alone a pod
+    a first attempt already replaced."
   - Healing always replaces resources, so a re-run heals again.
   - "The VIM: O(vim_type), else the options only one VIM takes (O(cloud), O(auth), ... or O(kubeconfig),
     O(host), ...), else the environment (E(OS_CLOUD), E(K8S_AUTH_*)); Kubernetes when nothing says otherwise,

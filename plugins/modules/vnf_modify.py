@@ -29,6 +29,10 @@ description:
     pods (and those of an C(OnDelete) DaemonSet/StatefulSet) are replaced after the same patch;
     a bare Pod is recreated under its name. A CronJob's job template is patched and nothing
     running restarts; a Job is reported only. Ephemeral containers are reported, not restarted."
+  - "A VNFC's id follows its pod, as in Tacker v2: each pod the container update replaces is a new VNFC with a
+    new id (C(resourceChanges.affectedVnfcs): the old one REMOVED, the new one ADDED). What
+    C(vnfcInfoModifications) set for a VNFC (C(vnfcConfigurableProperties)) belongs to that VNFC and goes
+    with it: the new one starts without any (set it again on its new id); the VNFCs whose pods stay keep theirs."
   - Every other change in the workload manifests (ports, literal env, resources, new or removed
     workloads ...) is not applied, as SOL003 defines the operation, and is listed under
     C(plan.container_update.not_applied).
@@ -209,11 +213,14 @@ plan:
       not_applied: [{kind: ReplicaSet, name: vdu2-update, path: "spec.template.spec.containers[nginx].ports[0].containerPort",
                      change: changed, old: 80, new: 180}]
 replaced_pods:
-  description: Per VNFC whose pod was replaced, the old pod and its replacement.
+  description:
+    - Per pod replaced, the VNFC and pod before and the new VNFC and pod (a VNFC's id follows its pod); within a workload, the
+      VNFCs gone and the new ones are paired in order, oldest first.
   returned: when containers were updated
   type: list
   elements: dict
-  sample: [{vnfc_id: 6b1e..., vdu_id: VDU1, workload: Deployment/vdu1-update, old_pod: vdu1-update-5d8-abcde, new_pod: vdu1-update-7c9-fghij}]
+  sample: [{old_vnfc_id: 6b1e..., new_vnfc_id: 9f02..., vdu_id: VDU1, workload: Deployment/vdu1-update, old_pod: vdu1-update-5d8-abcde,
+            new_pod: vdu1-update-7c9-fghij}]
 vnf_instance:
   description:
     - The SOL003 VnfInstance after the operation (before it, in check mode).

@@ -6,7 +6,10 @@
 A VDU is the workload (Pod, Deployment, ReplicaSet, DaemonSet, StatefulSet) whose ``metadata.name`` is
 the VDU's ``properties.name``. A pod belongs to a VDU when following its controller ownerReferences
 (Pod -> ReplicaSet -> Deployment, Pod -> StatefulSet, ...) ends at that workload; names of pods are
-never parsed. VNFC ids are the pod UIDs, or the id an earlier record gave the same pod.
+never parsed. A VNFC's id follows its pod: the pod's UID, or the id an earlier record gave that same pod (by its UID;
+records of older versions, which kept no UID, by its name). A pod that replaces another (a heal, a container update,
+a change of package; a bare Pod or a StatefulSet's pod recreated under its name too) is a new VNFC with a new id, as
+in Tacker v2, whose id is the pod's name: a UID is never reused, where a StatefulSet's pod names are.
 """
 
 from __future__ import annotations
@@ -179,7 +182,8 @@ def vnfc_resource_info(vdu_records, pods, workloads=(), previous=None, namespace
 
 
 def vnfc_info(resource_info, previous=None):
-    """SOL003 ``vnfcInfo`` for ``vnfcResourceInfo`` entries, keeping what an earlier record configured per VNFC."""
+    """SOL003 ``vnfcInfo`` for ``vnfcResourceInfo`` entries, keeping what an earlier record configured per VNFC (a VNFC
+    whose pod was replaced is a new VNFC: what was configured for the old one is not carried over)."""
     kept = {entry.get("id"): entry for entry in previous or []}
     result = []
     for resource in resource_info:

@@ -9,7 +9,8 @@ vnf_info, ask :func:`decide_heal` / :func:`decide_scale` (through the closed_loo
 says with vnf_heal, vnf_scale or vnf_lcm_op_occ. Tacker's semantics: only an INSTANTIATED instance whose
 ``vnfConfigurableProperties.isAutohealEnabled`` / ``isAutoscaleEnabled`` is true; an unknown instance does nothing.
 What this collection adds, as it has no conductor that outlives a job: what the record's op occs say decides
-whether the VNFCs were healed since the alert, how many heals the VNF had in the period (so the limit survives a
+whether the VNFCs were healed since the alert (a healed VNFC has a new id, its old one is no longer in the record: the
+heal's op occ still names it), how many heals the VNF had in the period (so the limit survives a
 restart of the rulebook), whether another run works on the VNF (wait), and whether a run of the loop was killed
 mid-operation (take its op occ over with a retry, as the guide "When an operation fails" does by hand).
 """
@@ -150,6 +151,8 @@ def decide_heal(instance, op_occs, request, now, options=None, resumed=()):
               if item.get("operation") == occ.HEAL and item.get("operationState") == occ.COMPLETED
               and (item.get("id") in resumed or _started(item) > first_alert)
               for vnfc_id in _healed_vnfcs(item, known)}
+    # A healed VNFC's id follows its new pod or server: the alert's id is gone from the record, and the heal says so.
+    unknown = [vnfc_id for vnfc_id in unknown if vnfc_id not in healed]
     to_heal = [vnfc_id for vnfc_id in named if vnfc_id in known and vnfc_id not in healed]
     details = {"vnfc_info_ids": to_heal, "unknown_vnfc_info_ids": unknown,
                "healed_vnfc_info_ids": sorted(vnfc_id for vnfc_id in named if vnfc_id in healed)}
@@ -247,9 +250,13 @@ def _gate(instance, op_occs, request, function, resumed):
 
 
 def _healed_vnfcs(op_occ, known):
-    """The VNFCs a heal op occ replaced: those it named, every VNFC when it named none (a heal of the whole VNF)."""
+    """The VNFCs a heal op occ replaced: those it named, every VNFC when it named none (a heal of the whole VNF), and those
+    its resourceChanges say it removed (vnfcInfo id ``<VDU>-<vnfcResourceInfo id>``, both VIMs): a healed VNFC's id
+    follows its new pod or server, so the ids an alert raised before the heal names are no longer in the record."""
     named = (op_occ.get("operationParams") or {}).get("vnfcInstanceId")
-    return list(named) if named else list(known)
+    removed = ["{0}-{1}".format(change.get("vduId"), change.get("id")) for change in (op_occ.get("resourceChanges") or {}).get("affectedVnfcs") or []
+               if isinstance(change, dict) and change.get("changeType") in ("REMOVED", "MODIFIED")]
+    return (list(named) if named else list(known)) + removed
 
 
 def _started(op_occ):

@@ -345,8 +345,11 @@ def test_no_credential_of_the_loop_is_printed(k8s_lab, k8s_tenant, cnf, kube, k8
     playbook = tmp_path / "auto_heal.yml"
     playbook.write_text(yaml.safe_dump([{"name": "Auto-heal", "ansible.builtin.import_playbook": "nfv.vnflcm.auto_heal"}]))
     job_uids = pod_uids(kube, k8s_namespace)
+    # The loop's heal gave the VNFC a new id (it follows its pod): the job heals the VNFC the record has now.
+    healed_instance = record(kube, k8s_namespace)[0]
+    assert vnfc_of(healed_instance) != vnfc_of(instance)
     artifacts = run_job(playbook, {"closed_loop_connection": json.dumps(connection), "closed_loop_namespace": k8s_namespace,
-                                   "closed_loop_vnf_instance_id": instance["id"], "closed_loop_vnfc_info_ids": [vnfc_of(instance)]},
+                                   "closed_loop_vnf_instance_id": instance["id"], "closed_loop_vnfc_info_ids": [vnfc_of(healed_instance)]},
                         tmp_path / "job", check=False)
     found = leaks(secret, artifacts=artifacts)
     assert not found, report(found)

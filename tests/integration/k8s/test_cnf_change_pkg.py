@@ -146,11 +146,12 @@ def test_change_rolls_the_named_vdus_restarts_only_readers_and_reruns_with_no_wr
     record = done["vnf_instance"]
     assert record["vnfdId"] == NEW_ID and record["instantiatedVnfInfo"]["metadata"]["namespace"] == ns
     assert {item["scaleLevel"] for item in record["instantiatedVnfInfo"]["scaleStatus"]} == {2}
-    # VNFC ids stay with the VDUs whose workload stays; they now name the new pods.
+    # A VNFC's id follows its pod (Tacker v2): every pod was replaced, so every VNFC is new, the old ones REMOVED.
     new_vnfcs = vnfcs(record)
-    assert new_vnfcs.keys() == old_vnfcs.keys() and {vdu for vdu, _pod in new_vnfcs.values()} == {"VDU1", "VDU2"}
+    assert not new_vnfcs.keys() & old_vnfcs.keys() and {vdu for vdu, _pod in new_vnfcs.values()} == {"VDU1", "VDU2"}
     assert {pod for _vdu, pod in new_vnfcs.values()} == set(after["vdu1"]) | set(after["vdu2"])
-    assert {change["changeType"] for change in occ["resourceChanges"]["affectedVnfcs"]} == {"MODIFIED"}
+    affected = {(change["changeType"], change["id"]) for change in occ["resourceChanges"]["affectedVnfcs"]}
+    assert affected == {("REMOVED", vnfc_id) for vnfc_id in old_vnfcs} | {("ADDED", vnfc_id) for vnfc_id in new_vnfcs}
     assert kube.request("GET", "/api/v1/namespaces/{0}/configmaps/cm-old".format(ns))[0] == 404
     # Tacker's vdu_reses: each VDU's workload of the new package at the kept count, labelled.
     vdu_reses = record["instantiatedVnfInfo"]["metadata"]["vdu_reses"]

@@ -133,12 +133,14 @@ def test_container_update_restarts_exactly_the_pods_that_need_it(ansible_task, k
     assert recorded <= live_pods and recorded & {name for key in RESTARTED for name in after[key]}
     replaced = done["replaced_pods"]
     assert replaced and all(item["old_pod"] != item["new_pod"] or item["workload"].startswith("Pod/") for item in replaced)
-    # VNFC ids stay; the restarted ones now name their new pods.
+    # A VNFC's id follows its pod (Tacker v2): a replaced pod's VNFC is REMOVED, its new pod's ADDED; the others stay.
     old_pods = {item["id"]: item["computeResource"]["resourceId"] for item in vnfcs_before}
     new_pods = {item["id"]: item["computeResource"]["resourceId"] for item in record["instantiatedVnfInfo"]["vnfcResourceInfo"]}
-    assert new_pods.keys() == old_pods.keys()
-    renamed = {vnfc_id for vnfc_id in new_pods if new_pods[vnfc_id] != old_pods[vnfc_id]}
-    assert renamed and renamed <= {item["vnfc_id"] for item in replaced}
+    gone, added = old_pods.keys() - new_pods.keys(), new_pods.keys() - old_pods.keys()
+    assert gone and gone == {item["old_vnfc_id"] for item in replaced} and added == {item["new_vnfc_id"] for item in replaced}
+    assert all(new_pods[vnfc_id] == old_pods[vnfc_id] for vnfc_id in new_pods.keys() & old_pods.keys())
+    affected = {(change["changeType"], change["id"]) for change in done["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]}
+    assert affected == {("REMOVED", vnfc_id) for vnfc_id in gone} | {("ADDED", vnfc_id) for vnfc_id in added}
     info = ansible_task("vnf_info", lookup)
     assert info["vnf_instances"][0]["vnfdId"] == AFTER_VNFD_ID
     # Tacker's vdu_reses: each VDU's workload with its new images, labelled; the ReplicaSet's port stays as deployed.

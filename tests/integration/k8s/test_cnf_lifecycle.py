@@ -138,7 +138,11 @@ def test_request_namespace_drives_the_whole_lifecycle(ansible_task, k8s_lab, kub
     old_pod = vnfc_pods(back)[0]
     healed = ansible_task("vnf_heal", dict(where, request={"vnfcInstanceId": [vnfc["id"]]}))
     assert not healed.get("failed"), healed.get("msg")
-    assert healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]["id"] == vnfc["id"]
+    # A VNFC's id follows its pod (Tacker v2): the healed VNFC is gone, its new pod is a new VNFC.
+    (new_vnfc,) = healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"]
+    assert new_vnfc["id"] != vnfc["id"] and new_vnfc["vduId"] == vnfc["vduId"]
+    assert sorted((item["changeType"], item["id"]) for item in healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]) == \
+        [("ADDED", new_vnfc["vnfcResourceInfoId"]), ("REMOVED", vnfc["vnfcResourceInfoId"])]
     new_pod = vnfc_pods(healed)[0]
     assert new_pod != old_pod and set(pods_of(kube, "multi-namespace01")) == {new_pod}
     assert vdu_res(healed) == vdu_res(done)
@@ -317,7 +321,10 @@ def test_instantiation_level_sizes_the_vdu_and_its_scale_level(ansible_task, k8s
     assert len(after) == 3 and not set(after.values()) & set(before.values())
     records = healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]
     assert {item["computeResource"]["resourceId"]: item["metadata"]["podUid"] for item in records} == after
-    assert [item["changeType"] for item in healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]] == ["MODIFIED"] * 3
+    # Three VNFCs removed, three new ones added: none keeps its id (a VNFC's id follows its pod).
+    affected = healed["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]
+    assert sorted(item["changeType"] for item in affected) == ["ADDED"] * 3 + ["REMOVED"] * 3
+    assert not {item["id"] for item in records} & {item["id"] for item in done["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]}
     refused = ansible_task("vnf_heal", {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_name": "big",
                                         "request": {"additionalParams": {"all": "yes"}}})
     assert refused.get("failed") and "additionalParams.all" in refused["msg"]

@@ -91,6 +91,8 @@ def test_a_pod_deleted_by_hand_is_one_heal_event_and_the_heal_itself_none(ansibl
         # What the rulebook's playbook does next: heal every VNFC; the pods it replaces are no fault.
         healed = ansible_task("vnf_heal", dict(cnf, request={"vnfcInstanceId": [item["id"] for item in vnfcs]}))
         assert healed.get("failed") is not True, healed.get("msg")
+        # Every VNFC is new (a VNFC's id follows its pod): the watcher follows the record's new pods.
+        assert not {item["id"] for item in healed["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"]} & {item["id"] for item in vnfcs}
         time.sleep(3)
         assert source.events.empty(), source.events.get()
     finally:

@@ -40,7 +40,6 @@ The record keeps Tacker's ``instantiatedVnfInfo.metadata.vdu_reses`` (each VDU's
 
 Differences kept on purpose (the flow asserts this collection's behaviour there and says why):
 
-- heal keeps the VNFC ids, their resources change; Tacker gives the healed VNFC a new id.
 - a change of package naming a def file the new package lacks (change_vnfpkg_error.json) is refused before anything is
   written; Tacker accepts it and fails later, FAILED_TEMP. The failure Tacker's flow then rolls back is caused otherwise:
   the new package's VNFD declares no interface script for a change of package (Tacker runs none either), so a
@@ -478,17 +477,23 @@ def test_basic_lcms_max(flow, packages, one_node, kube):
     result = flow.heal_vnf_instance(namespace, inst_id, flow.request(os.path.join(BASIC, "max_sample_heal_VNFC_ID.json"), VNFC_ID=target[0]))
     # Tacker: self.assertEqual(202, resp.status_code); self.wait_lcmocc_complete(lcmocc_id)
     completed(result, "HEAL")
+    # Tacker's notification of the heal: the healed VNFC REMOVED, the VNFC of its new pod ADDED (a VNFC's id follows its pod).
+    affected = result["vnf_lcm_op_occ"]["resourceChanges"]["affectedVnfcs"]
+    assert sorted(item["changeType"] for item in affected) == ["ADDED", "REMOVED"], affected
+    (removed,) = [item for item in affected if item["changeType"] == "REMOVED"]
+    (added,) = [item for item in affected if item["changeType"] == "ADDED"]
+    assert (removed["id"], removed["vduId"], added["vduId"]) == (resource_of[target[0]], "VDU2", "VDU2"), affected
+    assert removed["computeResource"]["resourceId"] == pods_before[resource_of[target[0]]]
+    assert added["computeResource"]["resourceId"] != removed["computeResource"]["resourceId"]
 
     # 9. Show VNF instance
     body, _occs = flow.show_vnf_instance(namespace, inst_id)
     result_vdu2_ids = [vnfc_info["id"] for vnfc_info in vdu_infos(body, "VDU2", "vnfcInfo")]
     # Tacker: self.assertEqual(2, len(result_vdu2_ids))
     assert len(result_vdu2_ids) == 2
-    # Tacker: self.assertNotIn(vdu2_ids[0], result_vdu2_ids) -- kept difference: heal keeps the VNFC's id (SOL003's VNFC
-    # is the same one, healed) and gives it a new resource: the healed VNFC is still there, on another pod.
-    assert vdu2_ids[0] in result_vdu2_ids
-    pods_after = {info["id"]: info["computeResource"]["resourceId"] for info in vdu_infos(body, "VDU2")}
-    assert pods_after[resource_of[vdu2_ids[0]]] != pods_before[resource_of[vdu2_ids[0]]], (pods_before, pods_after)
+    # Tacker: self.assertNotIn(vdu2_ids[0], result_vdu2_ids)
+    assert vdu2_ids[0] not in result_vdu2_ids
+    assert "VDU2-{0}".format(added["id"]) in result_vdu2_ids
     # Tacker: self.assertIn(vdu2_ids[1], result_vdu2_ids)
     assert vdu2_ids[1] in result_vdu2_ids
 

@@ -291,9 +291,9 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
             wait_gone(api, [identity(entry) for entry in actions if entry.get("wait") == "gone"], deadline)
         if ended is not None and ended.get("named") and ended["vdu_id"] in vdus:
             coordinate(api, instance, ended["vdu_id"], vdus[ended["vdu_id"]], document, rollback, waits)
-    # Where a VDU's workload stays, its new pods take over its VNFC ids (as after a heal).
+    # Where a VDU's workload stays, its pods are replaced: the new pods are new VNFCs with ids of their own (as after a heal).
     staying = {vdu_id for vdu_id, kind, name in document["job"]["new_vdus"] if [vdu_id, kind, name] in document["job"]["old_vdus"]}
-    result = refresh_vnfcs(api, record, healed_ids=[item["id"] for item in before if item["vduId"] in staying])
+    result = refresh_vnfcs(api, record, replaced=[item["id"] for item in before if item["vduId"] in staying])
     progress["resourceChanges"] = vnfc_changes(before, result)
     if not rollback:
         progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}

@@ -1,20 +1,29 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Heal a CNF's VNFCs on Kubernetes: their pods replaced (a bare Pod recreated under its name), VNFC ids kept."""
+"""Heal a CNF's VNFCs on Kubernetes: their pods replaced (a bare Pod recreated under its name).
+
+A VNFC's id follows its pod (k8s/vnfc.py), as in Tacker v2: a healed VNFC is REMOVED, its new pod ADDED with a new id.
+A heal left FAILED_TEMP can be retried only: the VNFCs its op occ named are healed again as the record still has them;
+a pod a first attempt already replaced is not replaced twice.
+"""
 
 from __future__ import annotations
 
+import copy
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import kind_of, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, refresh_vnfcs
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import instance_vnfc_ids
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 
@@ -23,20 +32,27 @@ def run_heal(params, check_mode=False, diff_mode=False):
     return runner.on_instance(plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
-def plan_heal(api, store, found, request, waits=None):
-    """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name."""
+def plan_heal(api, store, found, request, waits=None, healed_before=()):
+    """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name.
+
+    ``healed_before``: VNFCs a retried heal named that the record no longer has (their pods were replaced: a VNFC's id
+    follows its pod); they are left out, and a retry left with none only reads the VNFCs again.
+    """
     waits = waits or Waits()
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
-    request = validate_heal_request(request or {}, instance)
+    request = validate_heal_request(request or {}, None if healed_before else instance)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
-    chosen = request.get("vnfcInstanceId") or list(by_vnfc)
+    named = request.get("vnfcInstanceId")
+    chosen = [vnfc_id for vnfc_id in named if vnfc_id not in healed_before] if named else list(by_vnfc)
     targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"],
             "replace": [{"vnfc": vnfc_id, "pod": item["computeResource"]["resourceId"], "workload": item["metadata"]["workloadKind"]}
                         for vnfc_id, item in zip(chosen, targets)]}
+    if healed_before:
+        plan["healed_before"] = list(healed_before)
     if heals_storage(request):
         # A VNFC's storage on Kubernetes is a PersistentVolumeClaim of the VNF, not of the pod: it outlives the pod and is kept.
         plan["note"] = "additionalParams.all: PersistentVolumeClaims are kept (they are not a pod's own storage); the pods are replaced"
@@ -48,6 +64,13 @@ def plan_heal(api, store, found, request, waits=None):
         for item in targets:
             pod_name = item["computeResource"]["resourceId"]
             old = api.get("v1", "Pod", pod_name, namespace)
+            if old is not None and item["metadata"].get("podUid") not in (None, old["metadata"].get("uid")):
+                # Another pod under its name (a StatefulSet's, a bare Pod recreated): the VNFC's pod was replaced already.
+                progress.setdefault("replaced_before", []).append(pod_name)
+                continue
+            if old is None and item["metadata"]["workloadKind"] == "Pod":
+                # A bare Pod a first attempt deleted and did not recreate: as deployed.
+                old = deployed_pod(instance, pod_name)
             api.delete("v1", "Pod", pod_name, namespace, grace_seconds=0)
             progress.setdefault("deleted", []).append(pod_name)
             if item["metadata"]["workloadKind"] == "Pod" and old is not None:
@@ -55,21 +78,31 @@ def plan_heal(api, store, found, request, waits=None):
                 recreated.append(fresh_pod(old))
                 recreate_pod(api, old, recreated[-1], deadline)
         wait_recreated(api, recreated, deadline)
-        healed_ids = [item["id"] for item in targets]
+        replaced = [item["id"] for item in targets]
         result = None
-        if waits.enabled:
+        if waits.enabled and targets:
             deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
             workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets if item["metadata"]["workloadKind"] != "Pod"}
             wait_ready(api, list(workloads.values()), deadline)
             # A workload's status can still be the one from before the pods were deleted: count the new pods themselves.
             wanted = vnfcs_per_vdu(instance)
-            result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, healed_ids=healed_ids), wanted),
+            result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, replaced=replaced), wanted),
                                    "replacement pods of {0} to be listed".format(", ".join(chosen)))
-        result = result or refresh_vnfcs(api, instance, healed_ids=healed_ids)
+        result = result or refresh_vnfcs(api, instance, replaced=replaced)
         progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         return result
 
     return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)
+
+
+def deployed_pod(instance, name):
+    """The bare Pod ``name`` as the record says it was deployed (its labels included), or None."""
+    for record in private_state(instance).get("deployed") or []:
+        if kind_of(record) == "Pod" and name_of(record) == name:
+            obj = copy.deepcopy(object_of(record))
+            obj["metadata"]["namespace"] = instance_namespace(instance)
+            return obj
+    return None
 
 
 def workload_of(instance, vnfc_resource):
@@ -135,4 +168,11 @@ def fresh_pod(live):
     return {"apiVersion": "v1", "kind": "Pod", "metadata": keep, "spec": spec}
 
 
-plan_resume = retry_only(plan_heal)
+def plan_resume(api, store, found, failed_op_occ, event, waits=None, **options):
+    """The retry of a FAILED_TEMP HEAL (SOL003 lets a heal be retried only; sol/op_occ.py refuses its rollback first): the heal
+    planned again from its operationParams against the stored record. A VNFC it named that the record no longer has was
+    healed already (its id followed its pod): left out, not refused. ``options``: what other resumers take, not needed here."""
+    request = copy.deepcopy(failed_op_occ.get("operationParams") or {})
+    known = instance_vnfc_ids(found[0])
+    healed_before = [vnfc_id for vnfc_id in request.get("vnfcInstanceId") or [] if vnfc_id not in known]
+    return plan_heal(api, store, found, request, waits or Waits(), healed_before=healed_before)

@@ -94,7 +94,7 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
             return modified
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
         replaced = carry_out(api, instance, update, progress, waits)
-        result = refresh_vnfcs(api, modified, healed_ids=replaced)
+        result = refresh_vnfcs(api, modified, replaced=replaced)
         progress["resourceChanges"] = vnfc_changes(before, result)
         progress["result"] = {"replaced_pods": replaced_pods(before, result)}
         return result
@@ -276,7 +276,7 @@ def modify_diff(before, after, update):
 def carry_out(api, instance, update, progress, waits, keep_rollback=True):
     """ConfigMaps/Secrets first (pods restarted afterwards read the new data), then one restart per workload.
 
-    Returns the VNFC ids whose pods were replaced (the new pods take them over).
+    Returns the VNFC ids whose pods were replaced (their new pods are new VNFCs, with new ids).
     """
     namespace = instance_namespace(instance)
     plan = update["plan"]
@@ -313,12 +313,22 @@ def carry_out(api, instance, update, progress, waits, keep_rollback=True):
 
 
 def replaced_pods(before, after_instance):
-    """Per VNFC whose pod changed: the pod before and its replacement."""
-    old = {item["id"]: item for item in before}
-    return [{"vnfc_id": item["id"], "vdu_id": item["vduId"], "workload": "{0}/{1}".format(item["metadata"]["workloadKind"], item["metadata"]["workloadName"]),
-             "old_pod": old[item["id"]]["computeResource"]["resourceId"], "new_pod": item["computeResource"]["resourceId"]}
-            for item in after_instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
-            if item["id"] in old and old[item["id"]]["metadata"].get("podUid") != item["metadata"].get("podUid")]
+    """Per pod replaced: the VNFC and pod before, the new VNFC and pod (a VNFC's id follows its pod). Within a workload,
+    its VNFCs that are gone and its new ones are paired in order, oldest first."""
+    after = after_instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+    old_ids, new_ids = {item["id"] for item in before}, {item["id"] for item in after}
+
+    def workload(item):
+        return "{0}/{1}".format(item["metadata"]["workloadKind"], item["metadata"]["workloadName"])
+
+    result = []
+    for name in sorted({workload(item) for item in before}):
+        gone = [item for item in before if workload(item) == name and item["id"] not in new_ids]
+        new = [item for item in after if workload(item) == name and item["id"] not in old_ids]
+        result.extend({"old_vnfc_id": old["id"], "new_vnfc_id": item["id"], "vdu_id": old["vduId"], "workload": name,
+                       "old_pod": old["computeResource"]["resourceId"], "new_pod": item["computeResource"]["resourceId"]}
+                      for old, item in zip(gone, new))
+    return result
 
 
 def write_config(api, instance_id, namespace, update, progress):
@@ -400,7 +410,7 @@ def plan_rollback(api, store, found, failed, waits=None):
 
     def execute(progress):
         replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
-        return refresh_vnfcs(api, instance, healed_ids=replaced)
+        return refresh_vnfcs(api, instance, replaced=replaced)
 
     return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
                      after_record=lambda: drop_rollback(api, instance))

@@ -122,7 +122,7 @@ def belongs(live, item, instance_id):
 
 
 # ---------------------------------------------------------------------------------------------
-# VNFCs: pods found through ownerReferences, ids kept across operations.
+# VNFCs: pods found through ownerReferences; a VNFC's id follows its pod.
 
 def vdu_records_of(instance):
     """VDU id -> a manifest-like record of its workload (its identity only), from the record's VDU/resource data."""
@@ -132,12 +132,16 @@ def vdu_records_of(instance):
             for vdu_id, vdu in ((state.get("flavour") or {}).get("vdus") or {}).items() if vdu.get("name") in workloads}
 
 
-def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
+def refresh_vnfcs(api, instance, vdus=None, replaced=()):
     """``instance`` with vnfcResourceInfo / vnfcInfo read from the live pods, and metadata.vdu_reses from its record.
 
-    ``healed_ids``: VNFC ids whose pods were replaced; the new pods take them over, oldest first. Every operation that
-    changes a VDU's workload or count ends here, so vdu_reses follows them (a record of a version that kept no
-    deployed manifests has none).
+    A pod that stays keeps its VNFC id; a new pod is a new VNFC with an id of its own (k8s/vnfc.py), as in Tacker v2:
+    a heal, a container update or a change of package that replaces a pod reports its VNFC REMOVED and the new one
+    ADDED. ``replaced``: VNFC ids whose pods the operation replaced; an entry of a record of an older version, which has
+    no pod UID and is matched by pod name, never passes its id to the new pod of the same name (a bare Pod recreated, a
+    StatefulSet's pod). Every operation that changes a
+    VDU's workload or count ends here, so vdu_reses follows them (a record of a version that kept no deployed
+    manifests has none).
     """
     vdus = vdus if vdus is not None else vdu_records_of(instance)
     namespace = instance_namespace(instance)
@@ -151,18 +155,9 @@ def refresh_vnfcs(api, instance, vdus=None, healed_ids=()):
             if live:
                 owners.append(live)
     info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
-    previous = info.get("vnfcResourceInfo") or []
+    replaced = set(replaced)
+    previous = [item for item in info.get("vnfcResourceInfo") or [] if item["id"] not in replaced or (item.get("metadata") or {}).get("podUid")]
     resources = vnfc_resource_info(vdus, pods, owners, previous, namespace)
-    still_there = {item["id"] for item in resources}
-    vdu_of = {item["id"]: item["vduId"] for item in previous}
-    # Per VDU, so a replacement pod never takes over another VDU's VNFC id.
-    reuse = {}
-    for vnfc_id in healed_ids:
-        if vnfc_id not in still_there:
-            reuse.setdefault(vdu_of.get(vnfc_id), []).append(vnfc_id)
-    for item in resources:
-        if item["id"] not in vdu_of and reuse.get(item["vduId"]):
-            item["id"] = reuse[item["vduId"]].pop(0)
     info["vnfcResourceInfo"] = resources
     info["vnfcInfo"] = vnfc_info(resources, info.get("vnfcInfo"))
     deployed = private_state(instance).get("deployed")

@@ -113,6 +113,24 @@ def test_vnfcs_healed_since_the_alert_are_not_healed_again():
     assert cl.decide_heal(instance(), [failed], heal_request(("c1",)), NOW)["action"] == cl.HEAL
 
 
+def test_an_alert_naming_a_vnfc_a_heal_replaced_since_is_already_healed():
+    # A healed VNFC's id follows its new pod or server: the record has the new VNFC (VDU1-c3), not the one alerted on.
+    record = instance(vnfcs=("VDU1-c2", "VDU1-c3"))
+    named = op_occ("h1", started=30, params={"vnfcInstanceId": ["VDU1-c1"]})
+    done = cl.decide_heal(record, [named], heal_request(("VDU1-c1",)), NOW)
+    assert (done["action"], done["reason"]) == (cl.NOTHING, cl.ALREADY_HEALED) and "by op occ h1" in done["message"]
+    assert done["healed_vnfc_info_ids"] == ["VDU1-c1"] and done["unknown_vnfc_info_ids"] == []
+    # A heal of the whole VNF named none: its resourceChanges say which VNFCs it removed.
+    changes = {"affectedVnfcs": [{"id": "c1", "vduId": "VDU1", "changeType": "REMOVED"}, {"id": "c3", "vduId": "VDU1", "changeType": "ADDED"}]}
+    whole = dict(op_occ("h2", started=30, params={}), resourceChanges=changes)
+    decision = cl.decide_heal(record, [whole], heal_request(("VDU1-c1", "VDU1-c2", "VDU1-old")), NOW)
+    assert decision["healed_vnfc_info_ids"] == ["VDU1-c1", "VDU1-c2"]
+    assert decision["unknown_vnfc_info_ids"] == ["VDU1-old"]
+    # A heal that started before the alert does not count: the id is simply not a VNFC of the instance any more.
+    early = dict(op_occ("h0", started=120, params={"vnfcInstanceId": ["VDU1-c1"]}))
+    assert cl.decide_heal(record, [early], heal_request(("VDU1-c1",)), NOW)["reason"] == cl.NO_VNFC
+
+
 def test_the_heal_limit_counts_the_records_heals_of_the_period():
     heals = [op_occ("h{0}".format(index), started=100 + index, params={"vnfcInstanceId": ["c2"]}) for index in range(3)]
     decision = cl.decide_heal(instance(), heals, heal_request(("c1",)), NOW)

@@ -44,7 +44,7 @@ class Cluster:
 
 
 def live_pods(*pods):
-    def refresh(api, record, vdus=None, healed_ids=()):
+    def refresh(api, record, vdus=None, replaced=()):
         info = dict(record["instantiatedVnfInfo"], vnfcResourceInfo=[
             {"id": "vnfc-" + pod, "vduId": "VDU2", "computeResource": {"vimLevelResourceType": "Deployment", "resourceId": pod}} for pod in pods])
         return dict(record, instantiatedVnfInfo=info)

@@ -132,14 +132,17 @@ def test_the_record_follows_the_update():
     assert instance["instantiatedVnfInfo"]["metadata"]["lcm-kubernetes-def-files"] == [K + "c1.yaml", K + "d.yaml"]  # not changed in place
 
 
-def test_replaced_pods_pairs_old_and_new_pods_per_vnfc():
-    def vnfc(vnfc_id, pod, uid):
-        return {"id": vnfc_id, "vduId": "VDU1", "computeResource": {"resourceId": pod},
-                "metadata": {"podUid": uid, "workloadKind": "Deployment", "workloadName": "d"}}
+def test_replaced_pods_pairs_the_vnfcs_gone_with_the_new_ones_per_workload():
+    def vnfc(uid, pod, workload="d", vdu="VDU1"):
+        return {"id": uid, "vduId": vdu, "computeResource": {"resourceId": pod},
+                "metadata": {"podUid": uid, "workloadKind": "Deployment", "workloadName": workload}}
 
-    before = [vnfc("a", "d-1", "u1"), vnfc("b", "d-2", "u2")]
-    after = {"instantiatedVnfInfo": {"vnfcResourceInfo": [vnfc("a", "d-3", "u3"), vnfc("b", "d-2", "u2")]}}
-    assert replaced_pods(before, after) == [{"vnfc_id": "a", "vdu_id": "VDU1", "workload": "Deployment/d", "old_pod": "d-1", "new_pod": "d-3"}]
+    # A VNFC's id follows its pod: the replaced one is gone, its replacement a new VNFC.
+    before = [vnfc("u1", "d-1"), vnfc("u2", "d-2"), vnfc("u5", "e-1", "e", "VDU2")]
+    after = {"instantiatedVnfInfo": {"vnfcResourceInfo": [vnfc("u2", "d-2"), vnfc("u3", "d-3"), vnfc("u6", "e-2", "e", "VDU2")]}}
+    assert replaced_pods(before, after) == [
+        {"old_vnfc_id": "u1", "new_vnfc_id": "u3", "vdu_id": "VDU1", "workload": "Deployment/d", "old_pod": "d-1", "new_pod": "d-3"},
+        {"old_vnfc_id": "u5", "new_vnfc_id": "u6", "vdu_id": "VDU2", "workload": "Deployment/e", "old_pod": "e-1", "new_pod": "e-2"}]
 
 
 class NoApi:
