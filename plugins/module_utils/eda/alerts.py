@@ -18,6 +18,8 @@ from __future__ import annotations
 import datetime
 import re
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import MAX_LISTED
+
 AUTO_HEAL, AUTO_SCALE = "auto_heal", "auto_scale"
 FUNCTIONS = (AUTO_HEAL, AUTO_SCALE)
 SCALE_TYPES = ("SCALE_OUT", "SCALE_IN")
@@ -178,7 +180,7 @@ def read_alert(alert, where, received_at):
 
 
 # How many malformed alerts a response lists (the rest are counted).
-MAX_REPORTED = 20
+MAX_REPORTED = MAX_LISTED
 
 
 def read_webhook(body, max_alerts, received_at=None):
@@ -212,11 +214,3 @@ def read_webhook(body, max_alerts, received_at=None):
         else:
             ignored[outcome] = ignored.get(outcome, 0) + 1
     return requests, ignored, rejected
-
-
-def listed(items, limit=MAX_REPORTED):
-    """``items`` as text, at most ``limit`` of them, then ``and N more``: a message stays small whatever it names."""
-    items = [str(item) for item in items]
-    if len(items) <= limit:
-        return ", ".join(items)
-    return "{0} and {1} more".format(", ".join(items[:limit]), len(items) - limit)

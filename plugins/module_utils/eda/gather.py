@@ -16,7 +16,8 @@ import asyncio
 import collections
 import time
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import AUTO_HEAL, format_time, listed
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import AUTO_HEAL, format_time
 
 EVENT_KEY = "nfv_vnflcm"
 DEFAULT_HEAL_WINDOW = 30

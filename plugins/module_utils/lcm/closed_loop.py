@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import MAX_LISTED, listed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -104,6 +105,7 @@ def closed_loop_request(event, function, overrides=None, now=None):
                "first_alert_at": format_time(parse_time(first) if first else (now or datetime.datetime.now(datetime.timezone.utc))),
                "namespace": merged.get("namespace") or _label(alerts, "nfv_vnflcm_namespace") or _label(alerts, "namespace"),
                "alerts": len(alerts)}
+    request["invoked_by"] = invoked_by(request, alerts)
     if function == AUTO_HEAL:
         ids = merged.get("vnfc_info_ids")
         if ids is None and merged.get("vnfc_info_id"):
@@ -122,6 +124,27 @@ def closed_loop_request(event, function, overrides=None, now=None):
             raise ValidationError(REQUEST, "aspect_id", "is required (a scaling aspect of the VNF)")
         request.update(auto_scale_type=scale_type, aspect_id=aspect_id)
     return request
+
+
+# How many alerts an op occ's operationParams name (the rest are counted).
+MAX_NAMED_ALERTS = MAX_LISTED
+INVOKED_BY = "nfv_vnflcm_closed_loop"
+
+
+def invoked_by(request, alerts):
+    """What caused the loop's operation, for its op occ's ``operationParams.additionalParams`` (key INVOKED_BY):
+    the source, the first alert's time, and the alerts (fingerprint, startsAt, alertname; at most MAX_NAMED_ALERTS,
+    ``alert_count`` says how many there were)."""
+    named = []
+    for alert in alerts[:MAX_NAMED_ALERTS]:
+        if not isinstance(alert, dict):
+            continue
+        labels = alert.get("labels") if isinstance(alert.get("labels"), dict) else {}
+        item = {key: alert[key] for key in ("fingerprint", "startsAt") if isinstance(alert.get(key), str)}
+        if isinstance(labels.get("alertname"), str):
+            item["alertname"] = labels["alertname"]
+        named.append(item)
+    return {"source": request["source"], "first_alert_at": request["first_alert_at"], "alert_count": len(alerts), "alerts": named}
 
 
 def _label(alerts, name):
@@ -159,20 +182,20 @@ def decide_heal(instance, op_occs, request, now, options=None, resumed=()):
         why = []
         if details["healed_vnfc_info_ids"]:
             why.append("{0} healed since the alert ({1}) by op occ {2}".format(
-                ", ".join(details["healed_vnfc_info_ids"]), request["first_alert_at"],
-                ", ".join(sorted({healed[vnfc_id] for vnfc_id in details["healed_vnfc_info_ids"]}))))
+                listed(details["healed_vnfc_info_ids"]), request["first_alert_at"],
+                listed(sorted({healed[vnfc_id] for vnfc_id in details["healed_vnfc_info_ids"]}))))
         if unknown:
-            why.append("{0} not a VNFC of the instance (instantiatedVnfInfo.vnfcInfo)".format(", ".join(unknown)))
+            why.append("{0} not a VNFC of the instance (instantiatedVnfInfo.vnfcInfo)".format(listed(unknown)))
         return _nothing(request, ALREADY_HEALED if details["healed_vnfc_info_ids"] else NO_VNFC, "; ".join(why), **details)
     window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
     recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
     if len(recent) >= int(options["heal_limit"]):
         return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
-                        "the heal of {3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], ", ".join(to_heal)),
+                        "the heal of {3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], listed(to_heal)),
                         recent_heals=recent, **details)
-    note = " ({0} not a VNFC of the instance)".format(", ".join(unknown)) if unknown else ""
+    note = " ({0} not a VNFC of the instance)".format(listed(unknown)) if unknown else ""
     cause = "auto_heal ({0}): alert since {1}".format(request["source"], request["first_alert_at"])
-    return dict(_base(request, HEAL, "heal", "heal {0} of VNF instance {1}{2}".format(", ".join(to_heal), request["vnf_instance_id"], note)),
+    return dict(_base(request, HEAL, "heal", "heal {0} of VNF instance {1}{2}".format(listed(to_heal), request["vnf_instance_id"], note)),
                 heal_request={"vnfcInstanceId": to_heal, "cause": cause}, **details)
 
 
@@ -185,7 +208,7 @@ def decide_scale(instance, op_occs, request, now, options=None, resumed=()):
     levels = {item.get("aspectId"): item.get("scaleLevel") for item in (instance.get("instantiatedVnfInfo") or {}).get("scaleStatus") or []}
     if aspect_id not in levels:
         return _nothing(request, UNKNOWN_ASPECT, "{0!r} is not a scaling aspect of the instance (aspects: {1})".format(
-            aspect_id, ", ".join(sorted(str(key) for key in levels)) or "none"))
+            aspect_id, listed(sorted(str(key) for key in levels)) or "none"))
     level = levels[aspect_id]
     target = level + 1 if scale_type == SCALE_OUT else level - 1
     maximum = max_scale_level(instance, aspect_id)

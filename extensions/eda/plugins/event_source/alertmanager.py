@@ -108,14 +108,16 @@ from typing import Any, Dict
 from aiohttp import web
 
 try:
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, listed, read_webhook
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
     from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
 except ImportError:
     # ansible-rulebook runs a source file by its path: the collections tree it sits in is not importable by itself.
     _ROOT = pathlib.Path(__file__).resolve().parents[7]
     if _ROOT.joinpath("ansible_collections", "nfv", "vnflcm").is_dir() and str(_ROOT) not in sys.path:
         sys.path.append(str(_ROOT))
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, listed, read_webhook
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
     from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
 
 LOGGER = logging.getLogger("nfv.vnflcm.alertmanager")

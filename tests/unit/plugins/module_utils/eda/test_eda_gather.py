@@ -10,7 +10,8 @@ import datetime
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import PayloadError, label_fingerprint, listed, parse_time, read_webhook
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import PayloadError, label_fingerprint, parse_time, read_webhook
 from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import MAX_KEPT_ALERTS, Gatherer
 from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 

@@ -54,10 +54,27 @@ def scale_request(scale_type="SCALE_OUT", aspect="vdu1_aspect"):
                                                   "aspect_id": aspect, "first_alert_at": ALERT}}, "auto_scale")
 
 
+def test_invoked_by_names_the_alerts_bounded():
+    alerts = [{"fingerprint": "f{0}".format(n), "startsAt": ALERT, "labels": {"alertname": "PodDown", "vnfc_info_id": str(n)}} for n in range(10000)]
+    request = cl.closed_loop_request({"nfv_vnflcm": {"function_type": "auto_heal", "vnf_instance_id": "vnf1", "vnfc_info_ids": ["c1"],
+                                                     "first_alert_at": ALERT, "source": "alertmanager", "alerts": alerts}}, "auto_heal")
+    cause = request["invoked_by"]
+    assert cause["alert_count"] == 10000 and len(cause["alerts"]) == 20
+    assert cause["alerts"][0] == {"fingerprint": "f0", "startsAt": ALERT, "alertname": "PodDown"}
+
+
+def test_messages_name_at_most_twenty_vnfcs():
+    ids = ["c{0}".format(n) for n in range(10000)]
+    decision = cl.decide_heal(instance(vnfcs=ids[:5000]), [], heal_request(ids=ids), NOW)
+    assert decision["action"] == "heal" and len(decision["heal_request"]["vnfcInstanceId"]) == 5000
+    assert len(decision["message"]) < 1000 and "and 4980 more" in decision["message"]
+
+
 def test_the_request_is_the_event_with_the_namespace_of_its_alerts_and_overrides_win():
     request = heal_request(ids=("c2", "c1", "c2"))
     assert request == {"function_type": "auto_heal", "vnf_instance_id": "vnf1", "vnfc_info_ids": ["c1", "c2"], "source": "alertmanager",
-                       "first_alert_at": "2026-11-27T11:59:00Z", "namespace": "tenant-a", "alerts": 1}
+                       "first_alert_at": "2026-11-27T11:59:00Z", "namespace": "tenant-a", "alerts": 1,
+                       "invoked_by": {"source": "alertmanager", "first_alert_at": "2026-11-27T11:59:00Z", "alert_count": 1, "alerts": [{}]}}
     by_hand = cl.closed_loop_request({}, "auto_heal", {"vnf_instance_id": "vnf2", "vnfc_info_ids": "a, b", "namespace": "ns", "first_alert_at": ""}, now=NOW)
     assert (by_hand["vnf_instance_id"], by_hand["vnfc_info_ids"], by_hand["namespace"], by_hand["first_alert_at"], by_hand["source"]) == \
         ("vnf2", ["a", "b"], "ns", "2026-11-27T12:00:00Z", "manual")
