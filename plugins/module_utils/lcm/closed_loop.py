@@ -242,8 +242,7 @@ def max_scale_level(instance, aspect_id):
 def _gate(instance, op_occs, request, function, resumed):
     """The checks both functions share, in Tacker's order, then the op occs: a decision, or None to go on."""
     if not instance:
-        return _nothing(request, UNKNOWN_INSTANCE, "no VNF instance {0}{1}".format(
-            request["vnf_instance_id"], " in namespace " + request["namespace"] if request.get("namespace") else ""))
+        return _nothing(request, UNKNOWN_INSTANCE, "no VNF instance {0}{1}".format(request["vnf_instance_id"], _where(request)))
     if instance.get("instantiationState") != INSTANTIATED:
         return _nothing(request, NOT_INSTANTIATED, "VNF instance {0} is {1}".format(instance["id"], instance.get("instantiationState")))
     prop = ENABLED_PROPERTY[function]
@@ -267,6 +266,15 @@ def _gate(instance, op_occs, request, function, resumed):
         return _nothing(request, UNFINISHED_OTHER, "{0} did not end; the closed loop resumes only its own {1}s: "
                         "retry, roll back or fail it (nfv.vnflcm.vnf_lcm_op_occ)".format(what, OWN_OPERATION[function]), op_occ_id=item.get("id"))
     return None
+
+
+def _where(request):
+    """Where the instance was looked for, for the message of an unknown instance."""
+    searched = request.get("searched_namespaces") or []
+    if searched:
+        return " in namespaces {0} (closed_loop_namespaces)".format(listed(searched)) if len(searched) > 1 else \
+            " in namespace {0} (closed_loop_namespaces)".format(searched[0])
+    return " in namespace " + request["namespace"] if request.get("namespace") else ""
 
 
 def _healed_vnfcs(op_occ, known):

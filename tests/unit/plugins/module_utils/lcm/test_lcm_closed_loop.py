@@ -63,6 +63,14 @@ def test_invoked_by_names_the_alerts_bounded():
     assert cause["alerts"][0] == {"fingerprint": "f0", "startsAt": ALERT, "alertname": "PodDown"}
 
 
+def test_an_unknown_instance_names_where_it_was_looked_for():
+    request = dict(heal_request(), namespace="", searched_namespaces=["a", "b"])
+    assert cl.decide_heal(None, [], request, NOW)["message"] == "nothing done: no VNF instance vnf1 in namespaces a, b (closed_loop_namespaces)"
+    request = dict(heal_request(), namespace="", searched_namespaces=["ns{0}".format(n) for n in range(30)])
+    assert cl.decide_heal(None, [], request, NOW)["message"].endswith("ns19 and 10 more (closed_loop_namespaces)")
+    assert cl.decide_scale(None, [], scale_request(), NOW)["message"] == "nothing done: no VNF instance vnf1"
+
+
 def test_messages_name_at_most_twenty_vnfcs():
     ids = ["c{0}".format(n) for n in range(10000)]
     decision = cl.decide_heal(instance(vnfcs=ids[:5000]), [], heal_request(ids=ids), NOW)
