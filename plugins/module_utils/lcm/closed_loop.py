@@ -268,6 +268,29 @@ def _gate(instance, op_occs, request, function, resumed):
     return None
 
 
+# ---------------------------------------------------------------------------------------------
+# Resuming: the loop's own op occs that a run left, found without an alert
+
+def resumable(instances, op_occs, namespace=""):
+    """The loop's own op occs to take over now, oldest first: a HEAL or SCALE the loop made (isAutomaticInvocation)
+    left FAILED_TEMP, or PROCESSING / STARTING by a run whose lease is not live (vnf_info's lease status: it is gone
+    or its lease expired). Each ``{vnf_instance_id, namespace, op_occ_id, operation, state, why}``; an op occ of an
+    instance not in ``instances`` (one no longer INSTANTIATED included) is left alone."""
+    known = {item.get("id") for item in instances or [] if item.get("instantiationState") == INSTANTIATED}
+    found = []
+    for item in sorted(op_occs or [], key=_started):
+        state = item.get("operationState")
+        lease = item.get("lease") or {}
+        stuck = state == occ.FAILED_TEMP or (state in (occ.PROCESSING, occ.STARTING) and lease.get("status") != LIVE_LEASE)
+        if not (stuck and item.get("isAutomaticInvocation") is True and item.get("operation") in OWN_OPERATION.values()
+                and item.get("vnfInstanceId") in known):
+            continue
+        why = lease.get("statusReason") or (item.get("error") or {}).get("detail") or state
+        found.append({"vnf_instance_id": item["vnfInstanceId"], "namespace": namespace or "", "op_occ_id": item.get("id"),
+                      "operation": item.get("operation"), "state": state, "why": why})
+    return found
+
+
 def _where(request):
     """Where the instance was looked for, for the message of an unknown instance."""
     searched = request.get("searched_namespaces") or []

@@ -78,6 +78,13 @@ options:
     description: The most alerts one body may hold; more gets HTTP 413.
     type: int
     default: 1000
+  resume_interval:
+    description:
+      - "When more than 0, an event C({nfv_vnflcm: {function_type: resume, source: alertmanager}}) at the start and every
+        this many seconds: the shipped rulebooks run the playbook nfv.vnflcm.closed_loop_resume on it, which takes over
+        the loop's own op occs that a run left (a rulebook killed mid-heal), with no new alert."
+    type: float
+    default: 0
 """
 
 EXAMPLES = r"""
@@ -110,7 +117,7 @@ from aiohttp import web
 try:
     from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
     from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, EVENT_KEY, Gatherer, Pump
 except ImportError:
     # ansible-rulebook runs a source file by its path: the collections tree it sits in is not importable by itself.
     _ROOT = pathlib.Path(__file__).resolve().parents[7]
@@ -118,20 +125,21 @@ except ImportError:
         sys.path.append(str(_ROOT))
     from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
     from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, EVENT_KEY, Gatherer, Pump
 
 LOGGER = logging.getLogger("nfv.vnflcm.alertmanager")
 SOURCE = "alertmanager"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 DEFAULTS = {"host": "127.0.0.1", "port": 5050, "endpoint": "/alerts", "token": None, "heal_window": DEFAULT_HEAL_WINDOW,
-            "dedup_window": DEFAULT_DEDUP_WINDOW, "max_body_bytes": 1024 * 1024, "max_alerts": 1000}
+            "dedup_window": DEFAULT_DEDUP_WINDOW, "max_body_bytes": 1024 * 1024, "max_alerts": 1000, "resume_interval": 0}
+RESUME = "resume"
 
 
 def options(args):
     """The source's options with their defaults; a wrong one is a ValueError before anything listens."""
     result = dict(DEFAULTS)
     result.update({key: value for key, value in (args or {}).items() if value is not None})
-    for name in ("port", "max_body_bytes", "max_alerts", "heal_window", "dedup_window"):
+    for name in ("port", "max_body_bytes", "max_alerts", "heal_window", "dedup_window", "resume_interval"):
         result[name] = from_text(result[name], int if name in ("port", "max_body_bytes", "max_alerts") else float)
     unknown = sorted(set(result) - set(DEFAULTS))
     if unknown:
@@ -139,7 +147,7 @@ def options(args):
     for name in ("port", "max_body_bytes", "max_alerts"):
         if isinstance(result[name], bool) or not isinstance(result[name], int) or result[name] < 0:
             raise ValueError("nfv.vnflcm.alertmanager: {0} must be a non-negative integer".format(name))
-    for name in ("heal_window", "dedup_window"):
+    for name in ("heal_window", "dedup_window", "resume_interval"):
         if isinstance(result[name], bool) or not isinstance(result[name], (int, float)) or result[name] < 0:
             raise ValueError("nfv.vnflcm.alertmanager: {0} must be a non-negative number of seconds".format(name))
     if not isinstance(result["endpoint"], str) or not result["endpoint"].startswith("/"):
@@ -218,7 +226,8 @@ def make_app(pump, opts):
             return _answer(exc.status, exc.as_json())
         duplicates = await pump.add(requests)
         answer = webhook_answer(len(requests) - duplicates, duplicates, ignored, rejected)
-        LOGGER.info("webhook from %s: %s", request.remote, answer_text(answer))
+        # A dropped alert is a sender's fault to fix: said at the rulebook's default verbosity.
+        LOGGER.log(logging.WARNING if rejected else logging.INFO, "webhook from %s: %s", request.remote, answer_text(answer))
         for item in answer["rejected_alerts"]:
             LOGGER.warning("webhook from %s: dropped alerts[%d]: %s: %s", request.remote, item["index"], item["field"], item["reason"])
         return _answer(200, answer)
@@ -244,9 +253,24 @@ async def serve(queue, opts, started=None):
         LOGGER.info("listening on %s:%s%s", opts["host"], port, opts["endpoint"])
         if started is not None and not started.done():
             started.set_result(port)
-        await pump.run()
+        resumer = asyncio.ensure_future(resume_events(queue, opts["resume_interval"]))
+        try:
+            await pump.run()
+        finally:
+            resumer.cancel()
     finally:
         await runner.cleanup()
+
+
+async def resume_events(queue, interval):
+    """A resume event at once, then every ``interval`` seconds (none when it is 0): the rulebook's playbook takes over
+    the loop's own op occs a run left."""
+    if not interval:
+        return
+    while True:
+        LOGGER.info("emit resume (every %s s)", interval)
+        await queue.put({EVENT_KEY: {"function_type": RESUME, "source": SOURCE}})
+        await asyncio.sleep(interval)
 
 
 async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:

@@ -156,6 +156,20 @@ def test_token():
     assert len(events) == 1
 
 
+def test_resume_events_at_the_start_and_every_interval():
+    async def exchange(post, get, queue):
+        first = await asyncio.wait_for(queue.get(), 5)
+        second = await asyncio.wait_for(queue.get(), 5)
+        return first, second
+    first, second = run_source(exchange, resume_interval=0.2)
+    assert first == second == {"nfv_vnflcm": {"function_type": "resume", "source": "alertmanager"}}
+
+    async def none(post, get, queue):
+        await asyncio.sleep(0.3)
+        return drain(queue)
+    assert run_source(none) == []
+
+
 def test_token_required_off_loopback():
     with pytest.raises(ValueError, match="needs a token"):
         alertmanager.options({"host": "0.0.0.0"})

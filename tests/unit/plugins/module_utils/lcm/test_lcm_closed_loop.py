@@ -11,7 +11,7 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.nfv.vnflcm.plugins.filter.closed_loop import closed_loop_decision, closed_loop_request as request_filter
+from ansible_collections.nfv.vnflcm.plugins.filter.closed_loop import closed_loop_decision, closed_loop_request as request_filter, closed_loop_resumable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import closed_loop as cl
 
@@ -212,3 +212,32 @@ def test_the_filters_pick_the_requests_instance_from_vnf_info_and_wrap_errors():
 def test_alertmanagers_nanoseconds_and_offsets_are_read():
     assert cl.parse_time("2026-11-27T13:59:00.987654321+02:00") == datetime.datetime(2026, 11, 27, 11, 59, 0, 987654, tzinfo=datetime.timezone.utc)
     assert cl.format_time(cl.parse_time("2026-11-27T11:59:00Z")) == "2026-11-27T11:59:00Z"
+
+
+def auto(op_occ_item, automatic=True):
+    return dict(op_occ_item, isAutomaticInvocation=automatic, vnfInstanceId="vnf1")
+
+
+def test_resumable_takes_the_loops_own_op_occs_left_behind():
+    left = [auto(op_occ("h1", state="PROCESSING", lease="runner gone", started=50)),
+            auto(op_occ("s1", operation="SCALE", state="FAILED_TEMP", started=40)),
+            auto(op_occ("h2", state="PROCESSING", lease="live", started=30)),            # running: left alone
+            auto(op_occ("h3", state="PROCESSING", lease="expired", started=20), automatic=False),  # a user's
+            auto(op_occ("m1", operation="MODIFY_INFO", state="FAILED_TEMP", started=10)),  # not the loop's operation
+            auto(op_occ("h4", state="COMPLETED", started=5))]
+    found = cl.resumable([instance()], left, "tenant-a")
+    assert [(item["op_occ_id"], item["operation"], item["state"], item["namespace"]) for item in found] == [
+        ("h1", "HEAL", "PROCESSING", "tenant-a"), ("s1", "SCALE", "FAILED_TEMP", "tenant-a")]
+    assert found[0]["why"] == "run r1 (process 42 on host) runner gone"
+    assert cl.resumable([instance(state="NOT_INSTANTIATED")], left) == [] and cl.resumable([], left) == []
+
+
+def test_the_resumable_filter_reads_a_loop_over_namespaces():
+    stuck = auto(op_occ("h1", state="FAILED_TEMP"))
+    results = {"results": [{"item": "a", "vnf_instances": [instance()], "vnf_lcm_op_occs": [stuck]},
+                           {"item": "b", "failed": True, "msg": "forbidden"},
+                           {"item": "c", "vnf_instances": [], "vnf_lcm_op_occs": []}]}
+    assert [(item["namespace"], item["op_occ_id"]) for item in closed_loop_resumable(results)] == [("a", "h1")]
+    assert [item["namespace"] for item in closed_loop_resumable({"vnf_instances": [instance()], "vnf_lcm_op_occs": [stuck]})] == [""]
+    with pytest.raises(AnsibleFilterError):
+        closed_loop_resumable("x")
