@@ -156,7 +156,8 @@ def run_on(vim):
 
 
 def main():
-    module_main("heal", run_on, {"automatic_invocation": {"type": "bool", "default": False}, "request": {"type": "dict"}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("heal", run_on, {"automatic_invocation": {"type": "bool", "default": False}, "request": {"type": "dict"}},
+                ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

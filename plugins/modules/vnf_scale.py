@@ -147,7 +147,8 @@ def run_on(vim):
 
 
 def main():
-    module_main("scale", run_on, {"automatic_invocation": {"type": "bool", "default": False}, "request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("scale", run_on, {"automatic_invocation": {"type": "bool", "default": False}, "request": {"type": "dict", "required": True}},
+                ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
