@@ -36,6 +36,23 @@ def closed_loop_decision(info, request, options=None, resumed=None, now=None):
         raise AnsibleFilterError(str(error)) from None
 
 
+def closed_loop_resumable(results):
+    """The loop's own op occs to take over (lcm/closed_loop.py resumable) from vnf_info's results: one result, or a
+    registered loop's ``results`` over namespaces (each ``item`` the namespace it read); a failed read holds none."""
+    if isinstance(results, dict):
+        results = results.get("results", [results])
+    if not isinstance(results, list):
+        raise AnsibleFilterError("closed_loop_resumable: expects vnf_info's result, or a loop's results of it")
+    found = []
+    for result in results:
+        if not isinstance(result, dict) or result.get("failed") or result.get("skipped"):
+            continue
+        namespace = result.get("item") if isinstance(result.get("item"), str) else ""
+        found.extend(closed_loop.resumable(result.get("vnf_instances"), result.get("vnf_lcm_op_occs"), namespace))
+    return found
+
+
 class FilterModule:
     def filters(self):
-        return {"closed_loop_request": closed_loop_request, "closed_loop_decision": closed_loop_decision}
+        return {"closed_loop_request": closed_loop_request, "closed_loop_decision": closed_loop_decision,
+                "closed_loop_resumable": closed_loop_resumable}

@@ -32,6 +32,13 @@ description:
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
+  automatic_invocation:
+    description:
+      - "Whether the VNFM starts this scale itself, not a user: the op occ's C(isAutomaticInvocation) (SOL003). The
+        closed loop's playbooks (nfv.vnflcm.auto_heal, nfv.vnflcm.auto_scale) give V(true), as Tacker's Prometheus
+        plugin does for its auto-heal and auto-scale; leave it V(false) for a request of your own."
+    type: bool
+    default: false
   request:
     description:
       - The ScaleVnfRequest body, C(type) (V(SCALE_OUT) or V(SCALE_IN)), C(aspectId) and
@@ -140,7 +147,8 @@ def run_on(vim):
 
 
 def main():
-    module_main("scale", run_on, {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("scale", run_on, {"automatic_invocation": {"type": "bool", "default": False}, "request": {"type": "dict", "required": True}},
+                ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

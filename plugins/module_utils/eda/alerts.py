@@ -1,20 +1,24 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Alertmanager webhook bodies (version 4) read as closed-loop requests, all or nothing.
+"""Alertmanager webhook bodies (version 4) read as closed-loop requests, alert by alert.
 
 An alert is this collection's when its labels say ``receiver_type: tacker`` (Tacker's Prometheus plugin labels,
-taken unchanged) or name ``nfv_vnflcm_function``; each of Tacker's labels has a twin under our own prefix, which
-wins when both are given. Other alerts, and resolved ones, are ignored. A body is checked whole before anything
-is taken from it: one bad field refuses the body, naming the field (``alerts[2].labels.aspect_id``).
+taken unchanged) and a ``function_type`` of the loop (auto_heal, auto_scale), or name ``nfv_vnflcm_function``; each
+of Tacker's labels has a twin under our own prefix, which wins when both are given. Other alerts (Tacker's vnffm and
+vnfpm ones, other receivers) and resolved ones are ignored, each counted with why, as Tacker's plugin ignores what is
+not for it. A malformed alert of ours is dropped alone, reported with its index and field
+(``alerts[2].labels.aspect_id``); only a body that is not an Alertmanager body at all is refused whole.
+An alert's identity is its label set, as Alertmanager's: :func:`label_fingerprint` computes Alertmanager's own
+fingerprint from the labels, whatever fingerprint the sender gave.
 """
 
 from __future__ import annotations
 
 import datetime
-import hashlib
-import json
 import re
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import MAX_LISTED
 
 AUTO_HEAL, AUTO_SCALE = "auto_heal", "auto_scale"
 FUNCTIONS = (AUTO_HEAL, AUTO_SCALE)
@@ -76,14 +80,31 @@ def format_time(moment):
     return moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# Alertmanager's (Prometheus common/model) label set fingerprint: 64-bit FNV-1a over the sorted names and values,
+# each followed by the byte 255.
+_FNV_OFFSET, _FNV_PRIME, _MASK64 = 14695981039346656037, 1099511628211, (1 << 64) - 1
+
+
 def label_fingerprint(labels):
-    """A fingerprint for an alert that came without one (Alertmanager always sends its own)."""
-    text = json.dumps(labels, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    """The alert's identity as Alertmanager defines it: its label set's fingerprint (16 hex digits), the one
+    Alertmanager itself sends; computed here so that a sender whose fingerprints do not follow the labels (Tacker's
+    test bodies give different alerts one) loses no alert, and one that does keeps its own."""
+    value = _FNV_OFFSET
+    for name in sorted(labels):
+        for part in (name, labels[name]):
+            for byte in part.encode("utf-8") + b"\xff":
+                value = ((value ^ byte) * _FNV_PRIME) & _MASK64
+    return "{0:016x}".format(value)
 
 
 def is_ours(labels):
     return labels.get("receiver_type") == TACKER_RECEIVER or OUR_LABELS["function_type"] in labels
+
+
+# Why an alert is not the loop's (read_webhook's ``ignored``).
+IGNORED_RESOLVED = "resolved"
+IGNORED_NOT_OURS = "not_for_the_loop"
+IGNORED_OTHER_FUNCTION = "other_function_type"
 
 
 def _label(labels, field, where):
@@ -105,7 +126,8 @@ def _required_id(labels, field, where):
 
 
 def read_alert(alert, where, received_at):
-    """The request an alert makes (a dict), or None when it is not ours or not firing; PayloadError when it is wrong."""
+    """The request an alert makes (a dict), or why it is ignored (one of the IGNORED_* texts) when it is not the
+    loop's or not firing; PayloadError when it is wrong."""
     if not isinstance(alert, dict):
         raise PayloadError(where, "must be an object")
     status = alert.get("status", FIRING)
@@ -126,16 +148,22 @@ def read_alert(alert, where, received_at):
     for name in ("fingerprint", "generatorURL"):
         if alert.get(name) is not None and not isinstance(alert[name], str):
             raise PayloadError("{0}.{1}".format(where, name), "must be a string")
-    if status != FIRING or not is_ours(labels):
-        return None
+    if not is_ours(labels):
+        return IGNORED_NOT_OURS
     lwhere = where + ".labels"
     function, name = _label(labels, "function_type", lwhere)
     if function not in FUNCTIONS:
-        raise PayloadError(name, "must be one of {0}, got {1!r}".format(", ".join(FUNCTIONS), function)[:300])
+        if OUR_LABELS["function_type"] in labels:
+            raise PayloadError(name, "must be one of {0}, got {1!r}".format(", ".join(FUNCTIONS), function)[:300])
+        return IGNORED_OTHER_FUNCTION  # Tacker's vnffm, vnfpm, ...: another part of the VNFM's
+    if status != FIRING:
+        return IGNORED_RESOLVED
+    identity = label_fingerprint(labels)
     request = {
         "function_type": function,
         "vnf_instance_id": _required_id(labels, "vnf_instance_id", lwhere),
-        "fingerprint": alert.get("fingerprint") or label_fingerprint(labels),
+        "identity": identity,
+        "fingerprint": alert.get("fingerprint") or identity,
         "startsAt": alert.get("startsAt") or format_time(received_at),
         "labels": dict(labels),
     }
@@ -151,9 +179,15 @@ def read_alert(alert, where, received_at):
     return request
 
 
+# How many malformed alerts a response lists (the rest are counted).
+MAX_REPORTED = MAX_LISTED
+
+
 def read_webhook(body, max_alerts, received_at=None):
-    """``(requests, ignored)`` from a parsed webhook body: every firing alert of ours as a request dict, and how many
-    alerts were not (resolved, someone else's). PayloadError (nothing taken) when any part of the body is wrong."""
+    """``(requests, ignored, rejected)`` from a parsed webhook body: every firing alert of the loop as a request dict;
+    ``ignored``, how many alerts were not the loop's, by why (``{"resolved": 1, "other_function_type": 2}``);
+    ``rejected``, the malformed alerts of the loop, each ``{"index", "field", "reason"}``, dropped alone.
+    PayloadError (nothing taken) only when the body itself is not an Alertmanager body, or holds too many alerts."""
     received_at = received_at or datetime.datetime.now(datetime.timezone.utc)
     if not isinstance(body, dict):
         raise PayloadError("", "the body must be a JSON object")
@@ -168,9 +202,15 @@ def read_webhook(body, max_alerts, received_at=None):
     for name in ("groupLabels", "commonLabels", "commonAnnotations"):
         if body.get(name) is not None and not isinstance(body[name], dict):
             raise PayloadError(name, "must be an object")
-    requests = []
+    requests, ignored, rejected = [], {}, []
     for index, alert in enumerate(alerts):
-        request = read_alert(alert, "alerts[{0}]".format(index), received_at)
-        if request is not None:
-            requests.append(request)
-    return requests, len(alerts) - len(requests)
+        try:
+            outcome = read_alert(alert, "alerts[{0}]".format(index), received_at)
+        except PayloadError as error:
+            rejected.append({"index": index, "field": error.field, "reason": error.reason})
+            continue
+        if isinstance(outcome, dict):
+            requests.append(outcome)
+        else:
+            ignored[outcome] = ignored.get(outcome, 0) + 1
+    return requests, ignored, rejected

@@ -5,8 +5,8 @@
 
 Heal requests for one VNF are gathered for ``heal_window`` seconds from the first one, then leave as one event
 naming every VNFC asked for, so that one HEAL replaces them all. A scale request leaves at once, one event each.
-A request seen before (same fingerprint and startsAt: Alertmanager sends a firing alert again with each group
-notification) joins nothing and leaves nothing; it is remembered for ``dedup_window`` seconds (never less than the
+A request seen before (same identity - the label set, as Alertmanager defines an alert - and startsAt: Alertmanager
+sends a firing alert again with each group notification) joins nothing and leaves nothing; it is remembered for ``dedup_window`` seconds (never less than the
 heal window). What the rulebook's playbook decides from the instance's record is not decided here.
 """
 
@@ -16,6 +16,7 @@ import asyncio
 import collections
 import time
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import AUTO_HEAL, format_time
 
 EVENT_KEY = "nfv_vnflcm"
@@ -35,14 +36,15 @@ class Gatherer:
         self.dedup_window = max(dedup_window, heal_window)
         self.clock = clock
         self.pending = {}  # vnf_instance_id -> batch
-        self.seen = collections.OrderedDict()  # (fingerprint, startsAt) -> when it is forgotten
+        self.seen = collections.OrderedDict()  # (identity, startsAt) -> when it is forgotten
         self.duplicates = 0
 
     def add(self, request):
         """Take one request (alerts.read_alert's dict); returns the events to emit now (scale), usually none."""
         now = self.clock()
         self._forget(now)
-        key = (request["fingerprint"], request["startsAt"])
+        # An alert's identity (its label set's fingerprint, alerts.read_alert); a watcher's fault names its own.
+        key = (request.get("identity") or request["fingerprint"], request["startsAt"])
         if key in self.seen:
             self.duplicates += 1
             return []
@@ -128,5 +130,5 @@ class Pump:
         if self.log:
             body = event[EVENT_KEY]
             self.log.info("emit %s for VNF %s (%s)", body["function_type"], body["vnf_instance_id"],
-                          ", ".join(body.get("vnfc_info_ids") or [body.get("auto_scale_type", ""), body.get("aspect_id", "")]))
+                          listed(body.get("vnfc_info_ids") or [body.get("auto_scale_type", ""), body.get("aspect_id", "")]))
         await self.queue.put(event)

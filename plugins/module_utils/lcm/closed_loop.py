@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import MAX_LISTED, listed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -105,6 +106,7 @@ def closed_loop_request(event, function, overrides=None, now=None):
                "first_alert_at": format_time(parse_time(first) if first else (now or datetime.datetime.now(datetime.timezone.utc))),
                "namespace": merged.get("namespace") or _label(alerts, "nfv_vnflcm_namespace") or _label(alerts, "namespace"),
                "alerts": len(alerts)}
+    request["invoked_by"] = invoked_by(request, alerts)
     if function == AUTO_HEAL:
         ids = merged.get("vnfc_info_ids")
         if ids is None and merged.get("vnfc_info_id"):
@@ -123,6 +125,27 @@ def closed_loop_request(event, function, overrides=None, now=None):
             raise ValidationError(REQUEST, "aspect_id", "is required (a scaling aspect of the VNF)")
         request.update(auto_scale_type=scale_type, aspect_id=aspect_id)
     return request
+
+
+# How many alerts an op occ's operationParams name (the rest are counted).
+MAX_NAMED_ALERTS = MAX_LISTED
+INVOKED_BY = "nfv_vnflcm_closed_loop"
+
+
+def invoked_by(request, alerts):
+    """What caused the loop's operation, for its op occ's ``operationParams.additionalParams`` (key INVOKED_BY):
+    the source, the first alert's time, and the alerts (fingerprint, startsAt, alertname; at most MAX_NAMED_ALERTS,
+    ``alert_count`` says how many there were)."""
+    named = []
+    for alert in alerts[:MAX_NAMED_ALERTS]:
+        if not isinstance(alert, dict):
+            continue
+        labels = alert.get("labels") if isinstance(alert.get("labels"), dict) else {}
+        item = {key: alert[key] for key in ("fingerprint", "startsAt") if isinstance(alert.get(key), str)}
+        if isinstance(labels.get("alertname"), str):
+            item["alertname"] = labels["alertname"]
+        named.append(item)
+    return {"source": request["source"], "first_alert_at": request["first_alert_at"], "alert_count": len(alerts), "alerts": named}
 
 
 def _label(alerts, name):
@@ -162,20 +185,20 @@ def decide_heal(instance, op_occs, request, now, options=None, resumed=()):
         why = []
         if details["healed_vnfc_info_ids"]:
             why.append("{0} healed since the alert ({1}) by op occ {2}".format(
-                ", ".join(details["healed_vnfc_info_ids"]), request["first_alert_at"],
-                ", ".join(sorted({healed[vnfc_id] for vnfc_id in details["healed_vnfc_info_ids"]}))))
+                listed(details["healed_vnfc_info_ids"]), request["first_alert_at"],
+                listed(sorted({healed[vnfc_id] for vnfc_id in details["healed_vnfc_info_ids"]}))))
         if unknown:
-            why.append("{0} not a VNFC of the instance (instantiatedVnfInfo.vnfcInfo)".format(", ".join(unknown)))
+            why.append("{0} not a VNFC of the instance (instantiatedVnfInfo.vnfcInfo)".format(listed(unknown)))
         return _nothing(request, ALREADY_HEALED if details["healed_vnfc_info_ids"] else NO_VNFC, "; ".join(why), **details)
     window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
     recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
     if len(recent) >= int(options["heal_limit"]):
         return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
-                        "the heal of {3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], ", ".join(to_heal)),
+                        "the heal of {3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], listed(to_heal)),
                         recent_heals=recent, **details)
-    note = " ({0} not a VNFC of the instance)".format(", ".join(unknown)) if unknown else ""
+    note = " ({0} not a VNFC of the instance)".format(listed(unknown)) if unknown else ""
     cause = "auto_heal ({0}): alert since {1}".format(request["source"], request["first_alert_at"])
-    return dict(_base(request, HEAL, "heal", "heal {0} of VNF instance {1}{2}".format(", ".join(to_heal), request["vnf_instance_id"], note)),
+    return dict(_base(request, HEAL, "heal", "heal {0} of VNF instance {1}{2}".format(listed(to_heal), request["vnf_instance_id"], note)),
                 heal_request={"vnfcInstanceId": to_heal, "cause": cause}, **details)
 
 
@@ -188,7 +211,7 @@ def decide_scale(instance, op_occs, request, now, options=None, resumed=()):
     levels = {item.get("aspectId"): item.get("scaleLevel") for item in (instance.get("instantiatedVnfInfo") or {}).get("scaleStatus") or []}
     if aspect_id not in levels:
         return _nothing(request, UNKNOWN_ASPECT, "{0!r} is not a scaling aspect of the instance (aspects: {1})".format(
-            aspect_id, ", ".join(sorted(str(key) for key in levels)) or "none"))
+            aspect_id, listed(sorted(str(key) for key in levels)) or "none"))
     level = levels[aspect_id]
     target = level + 1 if scale_type == SCALE_OUT else level - 1
     maximum = max_scale_level(instance, aspect_id)
@@ -222,8 +245,7 @@ def max_scale_level(instance, aspect_id):
 def _gate(instance, op_occs, request, function, resumed):
     """The checks both functions share, in Tacker's order, then the op occs: a decision, or None to go on."""
     if not instance:
-        return _nothing(request, UNKNOWN_INSTANCE, "no VNF instance {0}{1}".format(
-            request["vnf_instance_id"], " in namespace " + request["namespace"] if request.get("namespace") else ""))
+        return _nothing(request, UNKNOWN_INSTANCE, "no VNF instance {0}{1}".format(request["vnf_instance_id"], _where(request)))
     if instance.get("instantiationState") != INSTANTIATED:
         return _nothing(request, NOT_INSTANTIATED, "VNF instance {0} is {1}".format(instance["id"], instance.get("instantiationState")))
     prop = ENABLED_PROPERTY[function]
@@ -247,6 +269,38 @@ def _gate(instance, op_occs, request, function, resumed):
         return _nothing(request, UNFINISHED_OTHER, "{0} did not end; the closed loop resumes only its own {1}s: "
                         "retry, roll back or fail it (nfv.vnflcm.vnf_lcm_op_occ)".format(what, OWN_OPERATION[function]), op_occ_id=item.get("id"))
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Resuming: the loop's own op occs that a run left, found without an alert
+
+def resumable(instances, op_occs, namespace=""):
+    """The loop's own op occs to take over now, oldest first: a HEAL or SCALE the loop made (isAutomaticInvocation)
+    left FAILED_TEMP, or PROCESSING / STARTING by a run whose lease is not live (vnf_info's lease status: it is gone
+    or its lease expired). Each ``{vnf_instance_id, namespace, op_occ_id, operation, state, why}``; an op occ of an
+    instance not in ``instances`` (one no longer INSTANTIATED included) is left alone."""
+    known = {item.get("id") for item in instances or [] if item.get("instantiationState") == INSTANTIATED}
+    found = []
+    for item in sorted(op_occs or [], key=_started):
+        state = item.get("operationState")
+        lease = item.get("lease") or {}
+        stuck = state == occ.FAILED_TEMP or (state in (occ.PROCESSING, occ.STARTING) and lease.get("status") != LIVE_LEASE)
+        if not (stuck and item.get("isAutomaticInvocation") is True and item.get("operation") in OWN_OPERATION.values()
+                and item.get("vnfInstanceId") in known):
+            continue
+        why = lease.get("statusReason") or (item.get("error") or {}).get("detail") or state
+        found.append({"vnf_instance_id": item["vnfInstanceId"], "namespace": namespace or "", "op_occ_id": item.get("id"),
+                      "operation": item.get("operation"), "state": state, "why": why})
+    return found
+
+
+def _where(request):
+    """Where the instance was looked for, for the message of an unknown instance."""
+    searched = request.get("searched_namespaces") or []
+    if searched:
+        return " in namespaces {0} (closed_loop_namespaces)".format(listed(searched)) if len(searched) > 1 else \
+            " in namespace {0} (closed_loop_namespaces)".format(searched[0])
+    return " in namespace " + request["namespace"] if request.get("namespace") else ""
 
 
 def _healed_vnfcs(op_occ, known):

@@ -66,6 +66,9 @@ class Operation:
         self.instance_while_running = instance_while_running or instance
         self.scripts = scripts
         self.after_record = after_record
+        # Whether the op occ is started by the VNFM itself (the closed loop), not asked by a user: SOL003's
+        # isAutomaticInvocation. Set by the runners from the modules' automatic_invocation option.
+        self.automatic_invocation = False
 
 
 class Runs:
@@ -184,7 +187,8 @@ def _run(operation, check_mode, diff_mode, now, resume):
     if check_mode or (not operation.changed and resume is None):
         return result
     if resume is None:
-        current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now()), "process", now())
+        current = occ.transition(occ.new_op_occ(operation.instance["id"], operation.name, operation.request, now(),
+                                                is_automatic_invocation=operation.automatic_invocation), "process", now())
         others = list(op_occs)
     else:
         event, failed = resume

@@ -39,15 +39,17 @@ HEAL_WINDOW = 2
 class Loop:
     """Alertmanager -> nfv.vnflcm.alertmanager in the rulebook nfv.vnflcm.closed_loop -> the playbooks."""
 
-    def __init__(self, folder, kubeconfig, connection=None, options=()):
+    def __init__(self, folder, kubeconfig, connection=None, options=(), **variables):
         self.folder = Path(folder)
         self.webhook_port = alertmanager_lab.free_port()
         webhook = f"http://127.0.0.1:{self.webhook_port}/alerts"
         self.webhook = webhook
-        self.variables = {"closed_loop_webhook_port": self.webhook_port, "closed_loop_heal_window": HEAL_WINDOW,
-                          "closed_loop_connection": connection or {"kubeconfig": str(kubeconfig), "wait_timeout": 120},
-                          "closed_loop_busy_timeout": 60}
-        self.alertmanager = alertmanager_lab.Alertmanager(self.folder / "alertmanager", webhook)
+        # The webhook locked as the guide shows: the rulebook's token, sent by Alertmanager's http_config.authorization.
+        self.token = uuid.uuid4().hex
+        self.variables = dict({"closed_loop_webhook_port": self.webhook_port, "closed_loop_heal_window": HEAL_WINDOW,
+                               "closed_loop_connection": connection or {"kubeconfig": str(kubeconfig), "wait_timeout": 120},
+                               "closed_loop_busy_timeout": 60, "closed_loop_webhook_token": self.token}, **variables)
+        self.alertmanager = alertmanager_lab.Alertmanager(self.folder / "alertmanager", webhook, token=self.token)
         self.rulebook = alertmanager_lab.Rulebook(self.folder / "rulebook", "nfv.vnflcm.closed_loop", self.variables,
                                                   health_url=webhook + "/health", options=options)
 
@@ -67,6 +69,19 @@ class Loop:
         batch = uuid.uuid4().hex[:8]
         alerts = [alertmanager_lab.alert(dict(labels, alert="{0}-{1}".format(batch, index)), starts_at) for index in range(count)]
         self.alertmanager.post_alerts(alerts)
+
+    def post(self, body, token=True, raw=None):
+        """``(status, answer)`` of a body posted to the webhook directly, as Tacker's test posts its alerts; ``token``: the
+        loop's (True), none (None), or another."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = "Bearer " + (self.token if token is True else token)
+        request = urllib.request.Request(self.webhook, data=raw if raw is not None else json.dumps(body).encode(), method="POST", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read() or b"null")
 
 
 @pytest.fixture(scope="module")
@@ -150,11 +165,16 @@ def test_every_rulebook_passes_ansible_rulebooks_schema_and_names_the_collection
                 action = rule["action"]
                 if "run_playbook" in action:
                     name = action["run_playbook"]["name"]
-                    assert name in ("nfv.vnflcm.auto_heal", "nfv.vnflcm.auto_scale"), (path.name, name)
+                    assert name in ("nfv.vnflcm.auto_heal", "nfv.vnflcm.auto_scale", "nfv.vnflcm.closed_loop_resume"), (path.name, name)
                     assert (collection_root / "playbooks" / (name.rsplit(".", 1)[1] + ".yml")).is_file()
                     assert name.endswith(rule["condition"].split('"')[1]), (path.name, rule["condition"])
                 else:
                     assert set(action) == {"run_job_template"}, (path.name, action)
+            for source in rule_set["sources"]:
+                if "nfv.vnflcm.alertmanager" in source:
+                    # The webhook is locked unless it listens on loopback: every rulebook passes the token.
+                    assert source["nfv.vnflcm.alertmanager"]["token"] == "{{ closed_loop_webhook_token | default(None) }}", path.name
+                    assert "127.0.0.1" in source["nfv.vnflcm.alertmanager"]["host"], path.name
 
 
 def test_an_auto_heal_alert_replaces_the_vnfcs_pod(loop, cnf, kube, k8s_namespace):
@@ -193,7 +213,9 @@ def test_auto_scale_goes_one_step_within_the_max_and_is_refused_beyond_it(loop, 
     loop.fire(scale_labels(instance, k8s_namespace))
     scaled = wait_for(lambda: [item for item in op_occs(kube, k8s_namespace, "SCALE") if item["operationState"] == "COMPLETED"],
                       "a COMPLETED SCALE", timeout=90, sleep=0.5)[0]
+    cause = scaled["operationParams"].pop("additionalParams")["nfv_vnflcm_closed_loop"]
     assert scaled["operationParams"] == {"type": "SCALE_OUT", "aspectId": "vdu2_aspect", "numberOfSteps": 1}
+    assert scaled["isAutomaticInvocation"] is True and cause["source"] == "alertmanager" and cause["alert_count"] == 1
     assert len(pod_uids(kube, k8s_namespace)) == 2
     loop.rulebook.wait_line(done_line("auto_scale", instance), since)
 
@@ -220,28 +242,51 @@ def test_nothing_is_done_when_auto_heal_is_disabled(loop, cnf, kube, k8s_namespa
     assert pod_uids(kube, k8s_namespace) == before and op_occs(kube, k8s_namespace, "HEAL") == []
 
 
-def test_a_malformed_webhook_body_is_refused_and_writes_nothing(loop, cnf, kube, k8s_namespace, k8s_audit):
+@pytest.fixture
+def tacker_alerts(tacker_packages):
+    """``tacker_alerts(name, **ids)``: one of Tacker's alert bodies (test_prom_auto_scale_heal's, or its API reference's),
+    its placeholders (VNF_INSTANCE_ID, VNFC_INFO_ID) substituted, nothing else changed."""
+    folder = Path(tacker_packages) / "requests" / "sol_kubernetes_v2" / "test_prom_auto_scale_heal"
+
+    def read(name, **ids):
+        text = (folder / name).read_text()
+        for placeholder, value in ids.items():
+            text = text.replace(placeholder, value)
+        return json.loads(text)
+    return read
+
+
+def test_the_webhook_takes_alerts_one_by_one_and_only_with_its_token(loop, cnf, kube, k8s_namespace, k8s_audit, tacker_alerts):
     instance = cnf()
+    before = pod_uids(kube, k8s_namespace)
+    heal = tacker_alerts("auto_healing_alert.json", VNF_INSTANCE_ID=instance["id"], VNFC_INFO_ID=vnfc_of(instance))
+    heal["alerts"][0]["labels"]["namespace"] = k8s_namespace
+    # No token, a wrong one: 401, nothing done.
     start = k8s_audit.mark()
-    body = {"version": "4", "status": "firing", "alerts": [
-        {"status": "firing", "labels": heal_labels(instance, k8s_namespace, vnfc_of(instance)), "startsAt": alertmanager_lab.rfc3339(),
-         "fingerprint": "a1"},
-        {"status": "firing", "labels": {"receiver_type": "tacker", "function_type": "auto_scale", "vnf_instance_id": instance["id"],
-                                        "auto_scale_type": "SIDEWAYS", "aspect_id": "vdu2_aspect"}, "startsAt": alertmanager_lab.rfc3339(),
-         "fingerprint": "a2"}]}
-    for data in (json.dumps(body).encode(), b"{not json", json.dumps({"alerts": "none"}).encode()):
-        request = urllib.request.Request(loop.webhook, data=data, method="POST", headers={"Content-Type": "application/json"})
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(request, timeout=10)
-        assert refused.value.code == 400
-    # The good alert of the refused body was not taken either: a good body afterwards is healed, and only it.
+    assert loop.post(heal, token=None)[0] == 401 and loop.post(heal, token="wrong")[0] == 401
+    # Not an Alertmanager body at all: 400.
+    assert loop.post(None, raw=b"{not json")[0] == 400 and loop.post({"alerts": "none"})[0] == 400
+    # Tacker's FM and PM alerts (its API reference's), a malformed alert of the loop, and the heal, in one body:
+    # the heal is taken, the others are ignored or dropped one by one, and the answer says so.
+    fm = tacker_alerts("api_ref_alert_fm.json")["alerts"][0]
+    pm = tacker_alerts("api_ref_alert_pm.json")["alerts"][0]
+    bad = {"status": "firing", "labels": {"receiver_type": "tacker", "function_type": "auto_scale", "vnf_instance_id": instance["id"],
+                                          "auto_scale_type": "SIDEWAYS", "aspect_id": "vdu2_aspect"}, "startsAt": alertmanager_lab.rfc3339()}
+    mixed = dict(heal, alerts=[fm, pm, bad] + heal["alerts"])
+    assert k8s_audit.writes(start, user=ADMIN_USER, namespace=k8s_namespace) == [] and op_occs(kube, k8s_namespace, "HEAL") == []
     since = loop.rulebook.offset()
-    loop.fire({"receiver_type": "tacker", "function_type": "auto_heal", "vnf_instance_id": "no-such-instance", "vnfc_info_id": "x",
-               "namespace": k8s_namespace})
-    line = loop.rulebook.wait_line(r"auto_heal of VNF instance no-such-instance: [^\"\r\n]*", since)
-    assert "nothing done: no VNF instance no-such-instance in namespace " + k8s_namespace in line
-    assert k8s_audit.writes(start, user=ADMIN_USER, namespace=k8s_namespace) == []
-    assert op_occs(kube, k8s_namespace, "HEAL") == []
+    status, answer = loop.post(mixed)
+    assert status == 200 and (answer["accepted"], answer["ignored"], answer["rejected"]) == (1, 2, 1), answer
+    assert answer["ignored_why"] == {"other_function_type": 2}
+    assert answer["rejected_alerts"] == [{"index": 2, "field": "alerts[2].labels.auto_scale_type", "reason": "must be SCALE_OUT or SCALE_IN, got 'SIDEWAYS'"}]
+    line = loop.rulebook.wait_line(done_line("auto_heal", instance), since)
+    assert "COMPLETED" in line, line
+    [healed] = op_occs(kube, k8s_namespace, "HEAL")
+    assert healed["operationState"] == "COMPLETED" and healed["isAutomaticInvocation"] is True
+    assert healed["operationParams"]["additionalParams"]["nfv_vnflcm_closed_loop"]["alerts"][0]["fingerprint"] == "5ef77f1f8a3ecb8d"
+    # A dropped alert is said at the rulebook's default verbosity, with the counts.
+    assert "1 alert(s) taken, 0 already seen, 2 ignored (2 other_function_type), 1 malformed and dropped (alerts[2])" in loop.rulebook.output(since)
+    assert len(pod_uids(kube, k8s_namespace)) == 1 and pod_uids(kube, k8s_namespace) != before
 
 
 def test_the_watcher_heals_a_pod_deleted_by_hand(k8s_lab, cnf, kube, k8s_namespace, tmp_path):
@@ -286,7 +331,7 @@ def test_a_heal_waits_for_another_runs_operation_then_takes_over_what_it_left(lo
     assert len(after) == 1 and after != before
 
 
-def test_a_rulebook_killed_mid_heal_is_taken_over_by_the_next_events_heal(loop, cnf, kube, k8s_namespace, tmp_path):
+def test_a_rulebook_killed_mid_heal_is_resumed_at_its_restart_with_no_new_alert(loop, cnf, kube, k8s_namespace, tmp_path):
     instance = cnf()
     before = pod_uids(kube, k8s_namespace)
     # The heal's first write (its op occ PROCESSING, with the lease) goes through; the next (the pod's delete) is held
@@ -300,21 +345,23 @@ def test_a_rulebook_killed_mid_heal_is_taken_over_by_the_next_events_heal(loop, 
         os.kill(module, signal.SIGKILL)
         gate.release()
     stuck = op_occs(kube, k8s_namespace, "HEAL")
-    assert [item["operationState"] for item in stuck] == ["PROCESSING"]
+    assert [item["operationState"] for item in stuck] == ["PROCESSING"] and stuck[0]["isAutomaticInvocation"] is True
     assert pod_uids(kube, k8s_namespace) == before
 
-    loop.rulebook.start()
-    since = loop.rulebook.offset()
-    # Another alert of the VNFC: Alertmanager notifies its group again, with both alerts.
-    loop.fire(heal_labels(instance, k8s_namespace, vnfc_of(instance)))
-    line = loop.rulebook.wait_line(done_line("auto_heal", instance), since)
-    output = loop.rulebook.output(since)
-    assert f"op occ {stuck[0]['id']} (HEAL, PROCESSING) did not end" in output and "retried" in output, output[-3000:]
-    heals = op_occs(kube, k8s_namespace, "HEAL")
-    assert [(item["id"], item["operationState"]) for item in heals] == [(stuck[0]["id"], "COMPLETED")], heals
-    assert "nothing done" in line and "healed since the alert" in line, line
-    after = pod_uids(kube, k8s_namespace)
-    assert len(after) == 1 and after != before
+    # The rulebook again, told where the loop's records are (the alert named the namespace; no alert comes now): at its
+    # start it takes its own op occ over, which ends COMPLETED once.
+    resumed = alertmanager_lab.Rulebook(tmp_path / "resumed", "nfv.vnflcm.closed_loop", dict(loop.variables, closed_loop_namespaces=[k8s_namespace]),
+                                        health_url=loop.webhook + "/health").start()
+    try:
+        line = resumed.wait_line(r"closed loop resume: [^\"\r\n]*", 0, timeout=120)
+        assert f"1 op occ(s) taken over: {stuck[0]['id']} (HEAL of VNF instance {instance['id']}, PROCESSING" in line and "COMPLETED" in line, line
+        heals = op_occs(kube, k8s_namespace, "HEAL")
+        assert [(item["id"], item["operationState"]) for item in heals] == [(stuck[0]["id"], "COMPLETED")], heals
+        after = pod_uids(kube, k8s_namespace)
+        assert len(after) == 1 and after != before
+    finally:
+        resumed.stop()
+        loop.rulebook.start()
 
 
 def test_no_credential_of_the_loop_is_printed(k8s_lab, k8s_tenant, cnf, kube, k8s_namespace, tmp_path):
@@ -356,3 +403,169 @@ def test_no_credential_of_the_loop_is_printed(k8s_lab, k8s_tenant, cnf, kube, k8
     healed = task_results(artifacts).get("Heal the VNFCs still to heal") or []
     assert healed and not healed[-1]["failed"] and healed[-1]["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", healed
     assert pod_uids(kube, k8s_namespace) != job_uids
+
+
+# ---------------------------------------------------------------------------------------------
+# Tacker's test_prom_auto_scale_heal (tacker/tests/functional/sol_kubernetes_v2), replayed: its package and instantiate
+# request, its alert bodies unchanged but for their ids, posted to the webhook directly as Tacker's test posts them, and
+# through Alertmanager as Prometheus would fire them. Tacker's bodies carry no namespace label: the loop finds the
+# instance among closed_loop_namespaces. Tacker answers 204, the webhook 200 with its counts.
+
+def tacker_cnf(ansible_task, k8s_lab, tacker_packages, namespace, properties):
+    """Tacker's instantiate of the test: test_instantiate_cnf_resources, min_sample_instantiate with only
+    Files/kubernetes/deployment.yaml (VDU2, 2 pods) and ``properties``; its namespace is the test's (Tacker's is the
+    VIM's default) and the VIM the modules' connection (the request's vimConnectionInfo names Tacker's VIM by id)."""
+    request = json.loads((Path(tacker_packages) / "requests" / "sol_kubernetes_v2" / "test_vnflcm_basic" / "min_sample_instantiate.json").read_text())
+    request.pop("vimConnectionInfo")
+    request["additionalParams"]["lcm-kubernetes-def-files"] = ["Files/kubernetes/deployment.yaml"]
+    request["additionalParams"]["namespace"] = namespace
+    request["vnfConfigurableProperties"] = properties
+    done = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": os.path.join(tacker_packages, "test_instantiate_cnf_resources"),
+                                            "request": request, "vnf_instance_name": "prom-" + uuid.uuid4().hex[:6], "wait_timeout": 120, "wait_sleep": 1})
+    assert not done.get("failed"), done.get("msg")
+    # Tacker: 3. Show OpOcc: COMPLETED, INSTANTIATE
+    assert (done["vnf_lcm_op_occ"]["operationState"], done["vnf_lcm_op_occ"]["operation"]) == ("COMPLETED", "INSTANTIATE")
+    return done["vnf_instance"], done["vnf_lcm_op_occ"]
+
+
+def pods_by_vnfc(kube, namespace, instance_id):
+    """{vnfcInfo id: (pod name, pod uid)} of the instance as recorded, the pods as they run."""
+    _instance, info = shown(kube, namespace, instance_id)
+    uids = {pod["metadata"]["name"]: pod["metadata"]["uid"] for pod in kube.call("GET", f"/api/v1/namespaces/{namespace}/pods")["items"]
+            if not pod["metadata"].get("deletionTimestamp")}
+    resources = {item["id"]: item["computeResource"]["resourceId"] for item in info["vnfcResourceInfo"]}
+    return {vnfc["id"]: (resources[vnfc["vnfcResourceInfoId"]], uids.get(resources[vnfc["vnfcResourceInfoId"]])) for vnfc in info["vnfcInfo"]}
+
+
+def shown(kube, namespace, instance_id):
+    found = record(kube, namespace)
+    assert found and found[0]["id"] == instance_id
+    return found[0], found[0]["instantiatedVnfInfo"]
+
+
+def newest_completed(kube, namespace, operation, after):
+    """Tacker's "the op occ of the newest startTime", waited for until COMPLETED: one started after ``after`` (ids)."""
+    def ready():
+        new = [item for item in op_occs(kube, namespace) if item["id"] not in after]
+        new.sort(key=lambda item: item["startTime"])
+        return new[-1:] if new and new[-1]["operationState"] in ("COMPLETED", "FAILED_TEMP", "FAILED") else []
+    [occ] = wait_for(ready, f"a finished {operation}", timeout=120, sleep=0.5)
+    assert (occ["operationState"], occ["operation"]) == ("COMPLETED", operation), occ
+    # What Tacker's Prometheus plugin sets on the op occs it makes.
+    assert occ["isAutomaticInvocation"] is True, occ
+    return occ
+
+
+def posted_to_alertmanager(loop, body):
+    """A Tacker body's alerts as Prometheus posts them to Alertmanager (the fields Alertmanager's API takes)."""
+    loop.alertmanager.post_alerts([{key: alert[key] for key in ("labels", "annotations", "startsAt", "endsAt", "generatorURL") if key in alert}
+                                   for alert in body["alerts"]])
+
+
+@pytest.fixture
+def tacker_loop(k8s_lab, k8s_namespace, tmp_path):
+    """A loop that looks for instances in two namespaces, the test's the second."""
+    running = Loop(tmp_path / "tacker-loop", k8s_lab.kubeconfig, closed_loop_namespaces=["nfv-no-such-namespace", k8s_namespace]).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_tackers_auto_heal_test_replayed(tacker_loop, ansible_task, k8s_lab, tacker_packages, kube, k8s_namespace, tacker_alerts):
+    instance, instantiated = tacker_cnf(ansible_task, k8s_lab, tacker_packages, k8s_namespace, {"isAutohealEnabled": True})
+    seen = {instantiated["id"]}
+
+    # 4-5. Send alert and auto heal: the VNFC of the instantiate's first affected VNFC, posted to the webhook.
+    affected = instantiated["resourceChanges"]["affectedVnfcs"]
+    vnfc_info_id = affected[0]["vduId"] + "-" + affected[0]["id"]
+    before = pods_by_vnfc(kube, k8s_namespace, instance["id"])
+    assert vnfc_info_id in before and len(before) == 2
+    status, answer = tacker_loop.post(tacker_alerts("auto_healing_alert.json", VNF_INSTANCE_ID=instance["id"], VNFC_INFO_ID=vnfc_info_id))
+    assert status == 200 and answer["accepted"] == 1, answer
+
+    # 6. Show OpOcc: the newest, COMPLETED, HEAL; what it replaced is the alerted VNFC and no other.
+    heal = newest_completed(kube, k8s_namespace, "HEAL", seen)
+    seen.add(heal["id"])
+    assert heal["operationParams"]["vnfcInstanceId"] == [vnfc_info_id]
+    removed = [item for item in heal["resourceChanges"]["affectedVnfcs"] if item["changeType"] == "REMOVED"]
+    assert all(item["vduId"] + "-" + item["id"] == vnfc_info_id for item in removed), heal["resourceChanges"]
+    after = pods_by_vnfc(kube, k8s_namespace, instance["id"])
+    assert_replaced(before, after, [vnfc_info_id])
+
+    # 7. Send alert (the first VNFC of the instance as shown now), 8-9. send alert (the second) and auto heal: both
+    # through Alertmanager, as Prometheus fires them. Tacker gives a healed VNFC a new id, so both are new VNFCs
+    # there; where a healed VNFC keeps its id, its alert is the one of step 4 (same labels, same startsAt): the same
+    # alert, taken once.
+    vnfc_infos = list(after)  # the record's vnfcInfo order, as Tacker's show
+    alerted = [vnfc_infos[0], vnfc_infos[1]]
+    to_heal = sorted(vnfc_id for vnfc_id in alerted if vnfc_id != vnfc_info_id)
+    for vnfc_id in alerted:
+        posted_to_alertmanager(tacker_loop, tacker_alerts("auto_healing_alert.json", VNF_INSTANCE_ID=instance["id"], VNFC_INFO_ID=vnfc_id))
+
+    # 10. Show OpOcc: the newest, COMPLETED, HEAL of both (Tacker: 4 affected VNFCs, 2 ADDED, 2 REMOVED, the removed the
+    # alerted ones).
+    heal = newest_completed(kube, k8s_namespace, "HEAL", seen)
+    assert sorted(heal["operationParams"]["vnfcInstanceId"]) == to_heal, heal["operationParams"]
+    removed = [item["vduId"] + "-" + item["id"] for item in heal["resourceChanges"]["affectedVnfcs"] if item["changeType"] == "REMOVED"]
+    assert set(removed) <= set(to_heal), heal["resourceChanges"]
+    if len(to_heal) == 2 and removed:
+        assert sorted(removed) == to_heal and len(heal["resourceChanges"]["affectedVnfcs"]) == 4
+    assert_replaced(after, pods_by_vnfc(kube, k8s_namespace, instance["id"]), to_heal)
+    assert [item["operation"] for item in op_occs(kube, k8s_namespace) if item["operation"] == "HEAL"] == ["HEAL", "HEAL"]
+
+
+def assert_replaced(before, after, vnfc_ids):
+    """The pods of ``vnfc_ids`` replaced, every other VNFC's pod the same; VNFCs matched by id when kept, else by
+    what is left (a VNFC whose id changed with its pod is a new one in place of the alerted one)."""
+    kept = {vnfc_id: pod for vnfc_id, pod in before.items() if vnfc_id not in vnfc_ids}
+    assert len(after) == len(before), (before, after)
+    running = set(after.values())
+    for vnfc_id, pod in kept.items():
+        assert pod in running, f"VNFC {vnfc_id}'s pod {pod} was replaced though not alerted: {after}"
+    for vnfc_id in vnfc_ids:
+        assert before[vnfc_id] not in running, f"VNFC {vnfc_id}'s pod {before[vnfc_id]} is still there: {after}"
+    assert all(uid for _name, uid in after.values()), after
+
+
+def test_tackers_auto_scale_test_replayed(tacker_loop, ansible_task, k8s_lab, tacker_packages, kube, k8s_namespace, tacker_alerts):
+    instance, instantiated = tacker_cnf(ansible_task, k8s_lab, tacker_packages, k8s_namespace, {"isAutoscaleEnabled": True})
+    seen = {instantiated["id"]}
+    before = pods_by_vnfc(kube, k8s_namespace, instance["id"])
+
+    # 4-5. Send alert and auto-scale out, to the webhook.
+    alert = tacker_alerts("auto_scaling_alert.json", VNF_INSTANCE_ID=instance["id"])
+    status, answer = tacker_loop.post(alert)
+    assert status == 200 and answer["accepted"] == 1, answer
+
+    # 6. Show OpOcc: COMPLETED SCALE, one VNFC ADDED, the alert's aspect.
+    scale = newest_completed(kube, k8s_namespace, "SCALE", seen)
+    seen.add(scale["id"])
+    affected = scale["resourceChanges"]["affectedVnfcs"]
+    assert len(affected) == 1 and affected[0]["changeType"] == "ADDED"
+    assert scale["operationParams"]["aspectId"] == alert["alerts"][0]["labels"]["aspect_id"]
+    cause = scale["operationParams"]["additionalParams"]["nfv_vnflcm_closed_loop"]
+    assert cause["source"] == "alertmanager" and cause["alerts"][0]["fingerprint"] == "5ef77f1f8a3ecb8d"
+    out = pods_by_vnfc(kube, k8s_namespace, instance["id"])
+    assert len(out) == len(before) + 1 and set(before.values()) <= set(out.values())
+
+    # 7-8. Send alert and auto-scale in: the same body, auto_scale_type SCALE_IN (one fingerprint, one startsAt:
+    # another alert all the same, its labels differ), through Alertmanager.
+    alert["alerts"][0]["labels"]["auto_scale_type"] = "SCALE_IN"
+    posted_to_alertmanager(tacker_loop, alert)
+
+    # 9. Show OpOcc: COMPLETED SCALE, one VNFC REMOVED, the alert's aspect.
+    scale = newest_completed(kube, k8s_namespace, "SCALE", seen)
+    affected = scale["resourceChanges"]["affectedVnfcs"]
+    assert len(affected) == 1 and affected[0]["changeType"] == "REMOVED"
+    assert (scale["operationParams"]["aspectId"], scale["operationParams"]["type"]) == ("vdu2_aspect", "SCALE_IN")
+    assert len(pods_by_vnfc(kube, k8s_namespace, instance["id"])) == len(before)
+    assert [item["operationState"] for item in op_occs(kube, k8s_namespace, "SCALE")] == ["COMPLETED", "COMPLETED"]
+
+
+def test_an_instance_in_no_namespace_searched_is_named_so(tacker_loop, k8s_namespace, tacker_alerts):
+    since = tacker_loop.rulebook.offset()
+    tacker_loop.post(tacker_alerts("api_ref_alert_auto_heal.json"))
+    line = tacker_loop.rulebook.wait_line(r"auto_heal of VNF instance 503e635e-dcd8-4fae-9939-279af4c528b1: [^\"\r\n]*", since)
+    assert f"nothing done: no VNF instance 503e635e-dcd8-4fae-9939-279af4c528b1 in namespaces nfv-no-such-namespace, {k8s_namespace} " \
+           "(closed_loop_namespaces)" in line, line

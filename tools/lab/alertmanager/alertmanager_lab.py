@@ -112,12 +112,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def webhook_config(url: str, group_wait: str = "1s", group_interval: str = "1s", repeat_interval: str = "1h") -> dict:
-    """One route, grouping by instance and VNFC so that each VNFC's alerts leave together, to a webhook at ``url``."""
+def webhook_config(url: str, group_wait: str = "1s", group_interval: str = "1s", repeat_interval: str = "1h", token: str | None = None) -> dict:
+    """One route, grouping by instance and VNFC so that each VNFC's alerts leave together, to a webhook at ``url``; with
+    ``token``, Alertmanager sends it as the webhook's bearer token (http_config.authorization, as the guide shows)."""
+    webhook = {"url": url, "send_resolved": False, "max_alerts": 0}
+    if token:
+        webhook["http_config"] = {"authorization": {"type": "Bearer", "credentials": token}}
     return {
         "route": {"receiver": "nfv-vnflcm", "group_by": ["vnf_instance_id", "nfv_vnflcm_vnf_instance_id", "alertname"],
                   "group_wait": group_wait, "group_interval": group_interval, "repeat_interval": repeat_interval},
-        "receivers": [{"name": "nfv-vnflcm", "webhook_configs": [{"url": url, "send_resolved": False, "max_alerts": 0}]}],
+        "receivers": [{"name": "nfv-vnflcm", "webhook_configs": [webhook]}],
     }
 
 

@@ -12,19 +12,27 @@ description:
   - An HTTP server that takes Alertmanager's webhook (payload version 4) and turns the firing alerts meant for
     VNF lifecycle management into events for a rulebook.
   - "An alert is taken when its labels carry C(receiver_type=tacker) (Tacker's Prometheus plugin labels, unchanged:
-    C(function_type), C(vnf_instance_id), C(vnfc_info_id), C(auto_scale_type), C(aspect_id)) or
-    C(nfv_vnflcm_function) (the same labels under this collection's names: C(nfv_vnflcm_function),
-    C(nfv_vnflcm_vnf_instance_id), C(nfv_vnflcm_vnfc_info_id), C(nfv_vnflcm_auto_scale_type),
-    C(nfv_vnflcm_aspect_id); they win when both are given). Other alerts and resolved alerts are ignored."
-  - "The whole body is checked before anything is emitted. A body that is not a JSON object, whose C(alerts) is not a
-    list, or with an alert of ours that lacks an id or has a wrong type or value is refused with HTTP 400 and a JSON
-    body C({error, field, reason}) naming the field at fault (for example C(alerts[2].labels.aspect_id)); nothing is
-    emitted from it. A body larger than O(max_body_bytes), or with more alerts than O(max_alerts), gets HTTP 413.
-    A good body gets HTTP 200 and C({status: ok, accepted, ignored, duplicates})."
+    C(function_type), C(vnf_instance_id), C(vnfc_info_id), C(auto_scale_type), C(aspect_id)) with a C(function_type)
+    of the loop (C(auto_heal), C(auto_scale)), or C(nfv_vnflcm_function) (the same labels under this collection's
+    names: C(nfv_vnflcm_function), C(nfv_vnflcm_vnf_instance_id), C(nfv_vnflcm_vnfc_info_id),
+    C(nfv_vnflcm_auto_scale_type), C(nfv_vnflcm_aspect_id); they win when both are given)."
+  - "Alerts not for the loop are ignored one by one, as Tacker's plugin does, and the rest of the body is acted on:
+    resolved ones, other receivers' (no C(receiver_type=tacker) nor C(nfv_vnflcm_function)), and Tacker's other
+    C(function_type)s (C(vnffm), C(vnfpm)). A malformed alert of the loop (an id missing, a wrong type or value) is
+    dropped alone and reported with its index and field (for example C(alerts[2].labels.aspect_id)): Alertmanager
+    does not send a body again after a 4xx, so one bad alert must not lose the others."
+  - "A body that is not a JSON object, or whose C(alerts) is not a list, is refused with HTTP 400 and a JSON body
+    C({error, field, reason}); nothing is emitted from it. A body larger than O(max_body_bytes), or with more alerts
+    than O(max_alerts), gets HTTP 413. Any other body gets HTTP 200 and C({status: ok, accepted, duplicates, ignored,
+    ignored_why, rejected, rejected_alerts}): C(ignored_why) counts the ignored alerts by why (C(resolved),
+    C(not_for_the_loop), C(other_function_type)), C(rejected_alerts) lists the first 20 malformed ones
+    C({index, field, reason}); the log says the same."
   - "auto_heal: the alerts of one VNF are gathered for O(heal_window) seconds from the first one (Tacker's timer), then
     leave as one event naming every VNFC asked for. auto_scale: one event per firing alert, at once."
-  - "An alert seen before (same C(fingerprint) and C(startsAt): Alertmanager sends a firing alert again with every
-    notification of its group) is not emitted again for O(dedup_window) seconds."
+  - "An alert seen before (same identity and C(startsAt): Alertmanager sends a firing alert again with every
+    notification of its group) is not emitted again for O(dedup_window) seconds. The identity is the alert's label
+    set, as Alertmanager defines it: its fingerprint is computed from the labels, so a sender whose C(fingerprint)
+    does not follow them (Tacker's test bodies give different alerts one) loses no alert."
   - "Each event has one key, C(nfv_vnflcm), holding C(function_type), C(vnf_instance_id), C(vnfc_info_ids) (auto_heal),
     C(auto_scale_type) and C(aspect_id) (auto_scale), C(first_alert_at), C(source) (V(alertmanager)) and C(alerts), a
     list of C({fingerprint, startsAt, labels}) of the alerts it came from (at most 100). C(first_alert_at) is the
@@ -36,10 +44,10 @@ description:
 options:
   host:
     description:
-      - The address to listen on. The default listens on every interface, as C(ansible.eda.alertmanager) does;
-        give C(127.0.0.1) when Alertmanager runs on the same machine.
+      - The address to listen on. Any address but a loopback one (C(127.0.0.1), C(::1), C(localhost)) needs
+        O(token): whoever reaches an open webhook could heal and scale every VNF the loop may touch.
     type: str
-    default: 0.0.0.0
+    default: 127.0.0.1
   port:
     description: The TCP port to listen on.
     type: int
@@ -51,7 +59,8 @@ options:
   token:
     description:
       - When given, a request must carry C(Authorization Bearer <token>) (Alertmanager's C(http_config.authorization)
-        with C(type Bearer)); others get HTTP 401.
+        with C(type Bearer) and C(credentials) or C(credentials_file)); others get HTTP 401 and nothing is done.
+      - Required unless O(host) is a loopback address; the source does not start without it.
     type: str
   heal_window:
     description: Seconds during which the auto_heal alerts of one VNF are gathered into one event.
@@ -69,6 +78,13 @@ options:
     description: The most alerts one body may hold; more gets HTTP 413.
     type: int
     default: 1000
+  resume_interval:
+    description:
+      - "When more than 0, an event C({nfv_vnflcm: {function_type: resume, source: alertmanager}}) at the start and every
+        this many seconds: the shipped rulebooks run the playbook nfv.vnflcm.closed_loop_resume on it, which takes over
+        the loop's own op occs that a run left (a rulebook killed mid-heal), with no new alert."
+    type: float
+    default: 0
 """
 
 EXAMPLES = r"""
@@ -99,27 +115,31 @@ from typing import Any, Dict
 from aiohttp import web
 
 try:
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import PayloadError, read_webhook
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, EVENT_KEY, Gatherer, Pump
 except ImportError:
     # ansible-rulebook runs a source file by its path: the collections tree it sits in is not importable by itself.
     _ROOT = pathlib.Path(__file__).resolve().parents[7]
     if _ROOT.joinpath("ansible_collections", "nfv", "vnflcm").is_dir() and str(_ROOT) not in sys.path:
         sys.path.append(str(_ROOT))
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import PayloadError, read_webhook
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, Gatherer, Pump
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import listed
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import MAX_REPORTED, PayloadError, read_webhook
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import DEFAULT_DEDUP_WINDOW, DEFAULT_HEAL_WINDOW, EVENT_KEY, Gatherer, Pump
 
 LOGGER = logging.getLogger("nfv.vnflcm.alertmanager")
 SOURCE = "alertmanager"
-DEFAULTS = {"host": "0.0.0.0", "port": 5050, "endpoint": "/alerts", "token": None, "heal_window": DEFAULT_HEAL_WINDOW,
-            "dedup_window": DEFAULT_DEDUP_WINDOW, "max_body_bytes": 1024 * 1024, "max_alerts": 1000}
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+DEFAULTS = {"host": "127.0.0.1", "port": 5050, "endpoint": "/alerts", "token": None, "heal_window": DEFAULT_HEAL_WINDOW,
+            "dedup_window": DEFAULT_DEDUP_WINDOW, "max_body_bytes": 1024 * 1024, "max_alerts": 1000, "resume_interval": 0}
+RESUME = "resume"
 
 
 def options(args):
     """The source's options with their defaults; a wrong one is a ValueError before anything listens."""
     result = dict(DEFAULTS)
     result.update({key: value for key, value in (args or {}).items() if value is not None})
-    for name in ("port", "max_body_bytes", "max_alerts", "heal_window", "dedup_window"):
+    for name in ("port", "max_body_bytes", "max_alerts", "heal_window", "dedup_window", "resume_interval"):
         result[name] = from_text(result[name], int if name in ("port", "max_body_bytes", "max_alerts") else float)
     unknown = sorted(set(result) - set(DEFAULTS))
     if unknown:
@@ -127,13 +147,24 @@ def options(args):
     for name in ("port", "max_body_bytes", "max_alerts"):
         if isinstance(result[name], bool) or not isinstance(result[name], int) or result[name] < 0:
             raise ValueError("nfv.vnflcm.alertmanager: {0} must be a non-negative integer".format(name))
-    for name in ("heal_window", "dedup_window"):
+    for name in ("heal_window", "dedup_window", "resume_interval"):
         if isinstance(result[name], bool) or not isinstance(result[name], (int, float)) or result[name] < 0:
             raise ValueError("nfv.vnflcm.alertmanager: {0} must be a non-negative number of seconds".format(name))
     if not isinstance(result["endpoint"], str) or not result["endpoint"].startswith("/"):
         raise ValueError("nfv.vnflcm.alertmanager: endpoint must be a path starting with /")
     result["endpoint"] = result["endpoint"].rstrip("/") or "/"
+    if result["token"] in ("", "None"):  # a rulebook's default(None) renders as text
+        result["token"] = None
+    if result["token"] is None and not is_loopback(result["host"]):
+        raise ValueError("nfv.vnflcm.alertmanager: listening on {0} needs a token (closed_loop_webhook_token): whoever reaches an "
+                         "open webhook could heal and scale any VNF; give one, or listen on 127.0.0.1".format(result["host"]))
     return result
+
+
+def is_loopback(host):
+    """Whether ``host`` is a loopback address (127.0.0.0/8, ::1, localhost)."""
+    host = str(host or "").strip().strip("[]").lower()
+    return host in LOOPBACK or host.startswith("127.")
 
 
 def from_text(value, kind):
@@ -148,6 +179,23 @@ def from_text(value, kind):
 
 def _answer(status, body):
     return web.json_response(body, status=status)
+
+
+def webhook_answer(accepted, duplicates, ignored, rejected):
+    """The JSON answer to a body read: counts, why alerts were ignored, the first MAX_REPORTED malformed ones."""
+    return {"status": "ok", "accepted": accepted, "duplicates": duplicates, "ignored": sum(ignored.values()),
+            "ignored_why": dict(sorted(ignored.items())), "rejected": len(rejected), "rejected_alerts": rejected[:MAX_REPORTED]}
+
+
+def answer_text(answer):
+    """The answer as one log line."""
+    why = ", ".join("{0} {1}".format(count, reason) for reason, count in answer["ignored_why"].items())
+    shown = ["alerts[{0}]".format(item["index"]) for item in answer["rejected_alerts"]]
+    hidden = answer["rejected"] - len(shown)
+    dropped = "{0}{1}".format(listed(shown), " and {0} more".format(hidden) if hidden > 0 else "")
+    return "{0} alert(s) taken, {1} already seen, {2} ignored{3}, {4} malformed and dropped{5}".format(
+        answer["accepted"], answer["duplicates"], answer["ignored"], " ({0})".format(why) if why else "", answer["rejected"],
+        " ({0})".format(dropped) if answer["rejected"] else "")
 
 
 def make_app(pump, opts):
@@ -172,13 +220,17 @@ def make_app(pump, opts):
                 body = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise PayloadError("", "the body is not JSON: {0}".format(exc)) from None
-            requests, ignored = read_webhook(body, opts["max_alerts"])
+            requests, ignored, rejected = read_webhook(body, opts["max_alerts"])
         except PayloadError as exc:
             LOGGER.warning("refused a webhook body from %s: %s", request.remote, exc)
             return _answer(exc.status, exc.as_json())
         duplicates = await pump.add(requests)
-        LOGGER.info("webhook from %s: %d alert(s) taken, %d ignored, %d already seen", request.remote, len(requests) - duplicates, ignored, duplicates)
-        return _answer(200, {"status": "ok", "accepted": len(requests) - duplicates, "ignored": ignored, "duplicates": duplicates})
+        answer = webhook_answer(len(requests) - duplicates, duplicates, ignored, rejected)
+        # A dropped alert is a sender's fault to fix: said at the rulebook's default verbosity.
+        LOGGER.log(logging.WARNING if rejected else logging.INFO, "webhook from %s: %s", request.remote, answer_text(answer))
+        for item in answer["rejected_alerts"]:
+            LOGGER.warning("webhook from %s: dropped alerts[%d]: %s: %s", request.remote, item["index"], item["field"], item["reason"])
+        return _answer(200, answer)
 
     async def health(request):
         return _answer(200, {"status": "ok"})
@@ -201,9 +253,24 @@ async def serve(queue, opts, started=None):
         LOGGER.info("listening on %s:%s%s", opts["host"], port, opts["endpoint"])
         if started is not None and not started.done():
             started.set_result(port)
-        await pump.run()
+        resumer = asyncio.ensure_future(resume_events(queue, opts["resume_interval"]))
+        try:
+            await pump.run()
+        finally:
+            resumer.cancel()
     finally:
         await runner.cleanup()
+
+
+async def resume_events(queue, interval):
+    """A resume event at once, then every ``interval`` seconds (none when it is 0): the rulebook's playbook takes over
+    the loop's own op occs a run left."""
+    if not interval:
+        return
+    while True:
+        LOGGER.info("emit resume (every %s s)", interval)
+        await queue.put({EVENT_KEY: {"function_type": RESUME, "source": SOURCE}})
+        await asyncio.sleep(interval)
 
 
 async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:

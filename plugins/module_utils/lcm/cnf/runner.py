@@ -30,6 +30,11 @@ def kube_api(params):
     return KubeApi(client), params.get("namespace") or context_namespace or DEFAULT_NAMESPACE
 
 
+def automatic_invocation(params):
+    """The modules' automatic_invocation option: the op occ is the VNFM's own doing (the closed loop's)."""
+    return params.get("automatic_invocation") is True
+
+
 def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=False, client=None, *, name):
     """Run ``planner`` (scale.plan_scale, heal.plan_heal, terminate.plan_terminate, ...) on the instance the params select.
 
@@ -46,6 +51,7 @@ def on_instance(planner, params, check_mode=False, diff_mode=False, missing_ok=F
         return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"note": error.msg}}, api)
     engine.require_idle(store, found, name, check_mode=check_mode)
     operation = planner(api, store, found, params.get("request"), waits(params))
+    operation.automatic_invocation = automatic_invocation(params)
     return with_api_calls(engine.run(operation, check_mode, diff_mode), api)
 
 

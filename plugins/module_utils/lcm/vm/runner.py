@@ -44,6 +44,11 @@ def locate(params):
     return vim, store, found
 
 
+def automatic_invocation(params):
+    """The modules' automatic_invocation option: the op occ is the VNFM's own doing (the closed loop's)."""
+    return params.get("automatic_invocation") is True
+
+
 def on_instance(planner, name, missing_ok=False):
     """The run of ``planner`` on the instance the params select; ``name`` (SCALE, ...) is the operation."""
     def run(params, check_mode=False, diff_mode=False, vim=None):
@@ -56,6 +61,7 @@ def on_instance(planner, name, missing_ok=False):
             return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, vim)
         engine.require_idle(store, found, name, check_mode=check_mode)
         operation = planner(vim, store, found, params.get("request"), waits(params), preview=check_mode or diff_mode)
+        operation.automatic_invocation = automatic_invocation(params)
         return with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
     return run
 

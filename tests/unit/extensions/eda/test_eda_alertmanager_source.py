@@ -61,24 +61,27 @@ def test_health_answers_once_listening():
 
 def test_hundred_alerts_one_heal_event_after_the_window():
     async def exchange(post, get, queue):
-        answers = [await post(body(*[heal_alert(fingerprint="{0}-{1}".format(batch, n)) for n in range(25)])) for batch in range(4)]
+        # One VNFC, 100 alerts: same labels, each firing at its own time (a new alert each, as Alertmanager sees it).
+        answers = [await post(body(*[heal_alert(starts="2026-01-02T03:{0:02d}:{1:02d}Z".format(batch, n)) for n in range(25)]))
+                   for batch in range(4)]
         assert queue.empty()
         await asyncio.sleep(WINDOW + 0.3)
         return answers, drain(queue)
     answers, events = run_source(exchange)
-    assert answers == [(200, {"status": "ok", "accepted": 25, "ignored": 0, "duplicates": 0})] * 4
+    assert answers == [(200, {"status": "ok", "accepted": 25, "duplicates": 0, "ignored": 0, "ignored_why": {}, "rejected": 0, "rejected_alerts": []})] * 4
     [event] = events
     assert event["nfv_vnflcm"]["vnfc_info_ids"] == ["VDU1-a"] and len(event["nfv_vnflcm"]["alerts"]) == 100
 
 
 def test_scale_at_once_and_duplicates_counted():
     async def exchange(post, get, queue):
-        first = await post(body(scale_alert(fingerprint="1"), scale_alert(fingerprint="2"), heal_alert(status="resolved")))
-        again = await post(body(scale_alert(fingerprint="1")))
+        first = await post(body(scale_alert(), scale_alert(scale_type="SCALE_IN"), heal_alert(status="resolved")))
+        again = await post(body(scale_alert(fingerprint="another")))
         return first, again, drain(queue)
     first, again, events = run_source(exchange)
-    assert first == (200, {"status": "ok", "accepted": 2, "ignored": 1, "duplicates": 0})
-    assert again == (200, {"status": "ok", "accepted": 0, "ignored": 0, "duplicates": 1})
+    assert first == (200, {"status": "ok", "accepted": 2, "duplicates": 0, "ignored": 1, "ignored_why": {"resolved": 1}, "rejected": 0, "rejected_alerts": []})
+    # The same labels and startsAt: the same alert, whatever fingerprint the sender gives.
+    assert again == (200, {"status": "ok", "accepted": 0, "duplicates": 1, "ignored": 0, "ignored_why": {}, "rejected": 0, "rejected_alerts": []})
     assert [event["nfv_vnflcm"]["function_type"] for event in events] == ["auto_scale", "auto_scale"]
 
 
@@ -97,8 +100,8 @@ def test_malformed_bodies_are_refused(raw, field):
     assert status == 400 and answer["field"] == field and events == []
 
 
-def test_one_bad_alert_refuses_every_alert_of_its_body():
-    bad = scale_alert(fingerprint="bad")
+def test_one_bad_alert_is_dropped_alone():
+    bad = scale_alert(fingerprint="bad", aspect="other")
     del bad["labels"]["aspect_id"]
     good = body(heal_alert(), scale_alert(fingerprint="good"), bad)
 
@@ -107,8 +110,38 @@ def test_one_bad_alert_refuses_every_alert_of_its_body():
         await asyncio.sleep(WINDOW + 0.2)
         return answer, drain(queue)
     (status, answer), events = run_source(exchange)
-    assert status == 400 and answer == {"error": "invalid webhook body", "field": "alerts[2].labels.aspect_id", "reason": "is required"}
-    assert events == []
+    assert status == 200 and answer["accepted"] == 2 and answer["rejected"] == 1
+    assert answer["rejected_alerts"] == [{"index": 2, "field": "alerts[2].labels.aspect_id", "reason": "is required"}]
+    assert sorted(event["nfv_vnflcm"]["function_type"] for event in events) == ["auto_heal", "auto_scale"]
+
+
+def test_tacker_fm_and_pm_alerts_beside_a_heal():
+    fm = {"status": "firing", "startsAt": "2026-01-02T03:00:00Z", "fingerprint": "fp",
+          "labels": {"receiver_type": "tacker", "function_type": "vnffm", "vnf_instance_id": "vnf-1", "perceived_severity": "WARNING"}}
+    pm = {"status": "firing", "startsAt": "2026-01-02T03:00:00Z", "fingerprint": "fp",
+          "labels": {"receiver_type": "tacker", "function_type": "vnfpm", "job_id": "job-1", "metric": "VCpuUsageMeanVnf.x"}}
+    other = {"status": "firing", "startsAt": "2026-01-02T03:00:00Z", "labels": {"alertname": "Watchdog"}}
+
+    async def exchange(post, get, queue):
+        answer = await post(body(fm, pm, other, heal_alert(fingerprint="fp")))
+        await asyncio.sleep(WINDOW + 0.2)
+        return answer, drain(queue)
+    (status, answer), events = run_source(exchange)
+    assert status == 200 and answer["accepted"] == 1 and answer["ignored"] == 3
+    assert answer["ignored_why"] == {"not_for_the_loop": 1, "other_function_type": 2}
+    [event] = events
+    assert event["nfv_vnflcm"]["vnfc_info_ids"] == ["VDU1-a"]
+
+
+def test_many_malformed_alerts_are_reported_bounded():
+    bad = [scale_alert(aspect="") for _n in range(30)]
+
+    async def exchange(post, get, queue):
+        return await post(body(*bad))
+    status, answer = run_source(exchange)
+    assert status == 200 and answer["rejected"] == 30 and len(answer["rejected_alerts"]) == 20
+    text = alertmanager.answer_text(answer)
+    assert "alerts[19] and 10 more" in text and "alerts[20]" not in text
 
 
 def test_token():
@@ -123,9 +156,42 @@ def test_token():
     assert len(events) == 1
 
 
+def test_resume_events_at_the_start_and_every_interval():
+    async def exchange(post, get, queue):
+        first = await asyncio.wait_for(queue.get(), 5)
+        second = await asyncio.wait_for(queue.get(), 5)
+        return first, second
+    first, second = run_source(exchange, resume_interval=0.2)
+    assert first == second == {"nfv_vnflcm": {"function_type": "resume", "source": "alertmanager"}}
+
+    async def none(post, get, queue):
+        await asyncio.sleep(0.3)
+        return drain(queue)
+    assert run_source(none) == []
+
+
+def test_token_required_off_loopback():
+    with pytest.raises(ValueError, match="needs a token"):
+        alertmanager.options({"host": "0.0.0.0"})
+    with pytest.raises(ValueError, match="needs a token"):
+        alertmanager.options({"host": "10.0.0.5", "token": "None"})
+    assert alertmanager.options({"host": "0.0.0.0", "token": "s3cret"})["token"] == "s3cret"
+    assert alertmanager.options({"host": "::1"})["token"] is None
+    assert alertmanager.options({"host": "127.0.0.2", "token": ""})["token"] is None
+
+
+def test_token_refuses_before_reading_nothing_done():
+    async def exchange(post, get, queue):
+        answer = await post(body(heal_alert()))
+        await asyncio.sleep(WINDOW + 0.2)
+        return answer, drain(queue)
+    (status, _answer), events = run_source(exchange, token="s3cret")
+    assert status == 401 and events == []
+
+
 def test_body_size_bound():
     async def exchange(post, get, queue):
-        big = body(*[heal_alert(fingerprint=str(n)) for n in range(40)])
+        big = body(*[heal_alert(vnfc="VDU1-{0}".format(n)) for n in range(40)])
         return await post(big), await post(body(scale_alert())), drain(queue)
     too_big, small, events = run_source(exchange, max_body_bytes=2000)
     assert too_big[0] == 413 and small[0] == 200 and len(events) == 1
@@ -149,7 +215,7 @@ def test_a_large_body_read_whole():
 
 def test_too_many_alerts():
     async def exchange(post, get, queue):
-        return await post(body(*[scale_alert(fingerprint=str(n)) for n in range(3)])), drain(queue)
+        return await post(body(*[scale_alert(aspect=str(n)) for n in range(3)])), drain(queue)
     (status, answer), events = run_source(exchange, max_alerts=2)
     assert status == 413 and answer["field"] == "alerts" and events == []
 
@@ -169,7 +235,7 @@ def test_bad_options(args):
 
 def test_defaults():
     opts = alertmanager.options({})
-    assert (opts["host"], opts["port"], opts["endpoint"], opts["heal_window"], opts["token"]) == ("0.0.0.0", 5050, "/alerts", 30, None)
+    assert (opts["host"], opts["port"], opts["endpoint"], opts["heal_window"], opts["token"]) == ("127.0.0.1", 5050, "/alerts", 30, None)
 
 
 def test_numbers_given_as_text():

@@ -11,7 +11,7 @@ import pytest
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.nfv.vnflcm.plugins.filter.closed_loop import closed_loop_decision, closed_loop_request as request_filter
+from ansible_collections.nfv.vnflcm.plugins.filter.closed_loop import closed_loop_decision, closed_loop_request as request_filter, closed_loop_resumable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import closed_loop as cl
 
@@ -54,10 +54,35 @@ def scale_request(scale_type="SCALE_OUT", aspect="vdu1_aspect"):
                                                   "aspect_id": aspect, "first_alert_at": ALERT}}, "auto_scale")
 
 
+def test_invoked_by_names_the_alerts_bounded():
+    alerts = [{"fingerprint": "f{0}".format(n), "startsAt": ALERT, "labels": {"alertname": "PodDown", "vnfc_info_id": str(n)}} for n in range(10000)]
+    request = cl.closed_loop_request({"nfv_vnflcm": {"function_type": "auto_heal", "vnf_instance_id": "vnf1", "vnfc_info_ids": ["c1"],
+                                                     "first_alert_at": ALERT, "source": "alertmanager", "alerts": alerts}}, "auto_heal")
+    cause = request["invoked_by"]
+    assert cause["alert_count"] == 10000 and len(cause["alerts"]) == 20
+    assert cause["alerts"][0] == {"fingerprint": "f0", "startsAt": ALERT, "alertname": "PodDown"}
+
+
+def test_an_unknown_instance_names_where_it_was_looked_for():
+    request = dict(heal_request(), namespace="", searched_namespaces=["a", "b"])
+    assert cl.decide_heal(None, [], request, NOW)["message"] == "nothing done: no VNF instance vnf1 in namespaces a, b (closed_loop_namespaces)"
+    request = dict(heal_request(), namespace="", searched_namespaces=["ns{0}".format(n) for n in range(30)])
+    assert cl.decide_heal(None, [], request, NOW)["message"].endswith("ns19 and 10 more (closed_loop_namespaces)")
+    assert cl.decide_scale(None, [], scale_request(), NOW)["message"] == "nothing done: no VNF instance vnf1"
+
+
+def test_messages_name_at_most_twenty_vnfcs():
+    ids = ["c{0}".format(n) for n in range(10000)]
+    decision = cl.decide_heal(instance(vnfcs=ids[:5000]), [], heal_request(ids=ids), NOW)
+    assert decision["action"] == "heal" and len(decision["heal_request"]["vnfcInstanceId"]) == 5000
+    assert len(decision["message"]) < 1000 and "and 4980 more" in decision["message"]
+
+
 def test_the_request_is_the_event_with_the_namespace_of_its_alerts_and_overrides_win():
     request = heal_request(ids=("c2", "c1", "c2"))
     assert request == {"function_type": "auto_heal", "vnf_instance_id": "vnf1", "vnfc_info_ids": ["c1", "c2"], "source": "alertmanager",
-                       "first_alert_at": "2026-11-27T11:59:00Z", "namespace": "tenant-a", "alerts": 1}
+                       "first_alert_at": "2026-11-27T11:59:00Z", "namespace": "tenant-a", "alerts": 1,
+                       "invoked_by": {"source": "alertmanager", "first_alert_at": "2026-11-27T11:59:00Z", "alert_count": 1, "alerts": [{}]}}
     by_hand = cl.closed_loop_request({}, "auto_heal", {"vnf_instance_id": "vnf2", "vnfc_info_ids": "a, b", "namespace": "ns", "first_alert_at": ""}, now=NOW)
     assert (by_hand["vnf_instance_id"], by_hand["vnfc_info_ids"], by_hand["namespace"], by_hand["first_alert_at"], by_hand["source"]) == \
         ("vnf2", ["a", "b"], "ns", "2026-11-27T12:00:00Z", "manual")
@@ -205,3 +230,32 @@ def test_the_filters_pick_the_requests_instance_from_vnf_info_and_wrap_errors():
 def test_alertmanagers_nanoseconds_and_offsets_are_read():
     assert cl.parse_time("2026-11-27T13:59:00.987654321+02:00") == datetime.datetime(2026, 11, 27, 11, 59, 0, 987654, tzinfo=datetime.timezone.utc)
     assert cl.format_time(cl.parse_time("2026-11-27T11:59:00Z")) == "2026-11-27T11:59:00Z"
+
+
+def auto(op_occ_item, automatic=True):
+    return dict(op_occ_item, isAutomaticInvocation=automatic, vnfInstanceId="vnf1")
+
+
+def test_resumable_takes_the_loops_own_op_occs_left_behind():
+    left = [auto(op_occ("h1", state="PROCESSING", lease="runner gone", started=50)),
+            auto(op_occ("s1", operation="SCALE", state="FAILED_TEMP", started=40)),
+            auto(op_occ("h2", state="PROCESSING", lease="live", started=30)),            # running: left alone
+            auto(op_occ("h3", state="PROCESSING", lease="expired", started=20), automatic=False),  # a user's
+            auto(op_occ("m1", operation="MODIFY_INFO", state="FAILED_TEMP", started=10)),  # not the loop's operation
+            auto(op_occ("h4", state="COMPLETED", started=5))]
+    found = cl.resumable([instance()], left, "tenant-a")
+    assert [(item["op_occ_id"], item["operation"], item["state"], item["namespace"]) for item in found] == [
+        ("h1", "HEAL", "PROCESSING", "tenant-a"), ("s1", "SCALE", "FAILED_TEMP", "tenant-a")]
+    assert found[0]["why"] == "run r1 (process 42 on host) runner gone"
+    assert cl.resumable([instance(state="NOT_INSTANTIATED")], left) == [] and cl.resumable([], left) == []
+
+
+def test_the_resumable_filter_reads_a_loop_over_namespaces():
+    stuck = auto(op_occ("h1", state="FAILED_TEMP"))
+    results = {"results": [{"item": "a", "vnf_instances": [instance()], "vnf_lcm_op_occs": [stuck]},
+                           {"item": "b", "failed": True, "msg": "forbidden"},
+                           {"item": "c", "vnf_instances": [], "vnf_lcm_op_occs": []}]}
+    assert [(item["namespace"], item["op_occ_id"]) for item in closed_loop_resumable(results)] == [("a", "h1")]
+    assert [item["namespace"] for item in closed_loop_resumable({"vnf_instances": [instance()], "vnf_lcm_op_occs": [stuck]})] == [""]
+    with pytest.raises(AnsibleFilterError):
+        closed_loop_resumable("x")
