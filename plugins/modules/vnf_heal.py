@@ -41,13 +41,6 @@ description:
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
-  automatic_invocation:
-    description:
-      - "Whether the VNFM starts this heal itself, not a user: the op occ's C(isAutomaticInvocation) (SOL003). The
-        closed loop's playbooks (nfv.vnflcm.auto_heal, nfv.vnflcm.auto_scale) give V(true), as Tacker's Prometheus
-        plugin does for its auto-heal and auto-scale; leave it V(false) for a request of your own."
-    type: bool
-    default: false
   request:
     description:
       - The HealVnfRequest body; C(vnfcInstanceId) lists C(vnfcInfo) ids of the instance.
@@ -72,6 +65,7 @@ options:
             Kubernetes: nothing more, see the description). Anything but a boolean is refused, naming C(additionalParams.all)."
         type: dict
 extends_documentation_fragment:
+  - nfv.vnflcm.automatic_invocation
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack

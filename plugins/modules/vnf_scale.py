@@ -32,13 +32,6 @@ description:
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 options:
-  automatic_invocation:
-    description:
-      - "Whether the VNFM starts this scale itself, not a user: the op occ's C(isAutomaticInvocation) (SOL003). The
-        closed loop's playbooks (nfv.vnflcm.auto_heal, nfv.vnflcm.auto_scale) give V(true), as Tacker's Prometheus
-        plugin does for its auto-heal and auto-scale; leave it V(false) for a request of your own."
-    type: bool
-    default: false
   request:
     description:
       - The ScaleVnfRequest body, C(type) (V(SCALE_OUT) or V(SCALE_IN)), C(aspectId) and
@@ -68,6 +61,7 @@ options:
           - Parameters for the VNFM, kept in the operation occurrence.
         type: dict
 extends_documentation_fragment:
+  - nfv.vnflcm.automatic_invocation
   - nfv.vnflcm.instance
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
