@@ -44,8 +44,8 @@ description:
 options:
   host:
     description:
-      - The address to listen on. Any address but a loopback one (C(127.0.0.1), C(::1), C(localhost)) needs
-        O(token): whoever reaches an open webhook could heal and scale every VNF the loop may touch.
+      - "The address to listen on. Any address but a loopback one (C(127.0.0.1), C(::1), C(localhost)) needs
+        O(token): whoever reaches an open webhook could heal and scale every VNF the loop may touch."
     type: str
     default: 127.0.0.1
   port:

@@ -23,3 +23,20 @@ def test_loads_by_path(name, tmp_path):
     done = subprocess.run([sys.executable, "-I", "-c", LOAD, os.path.join(SOURCES, name + ".py")], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert (done.returncode, done.stdout.strip()) == (0, "True"), done.stderr
+
+
+@pytest.mark.parametrize("name", ["alertmanager", "vnfc_watcher"])
+def test_documentation_is_yaml(name):
+    """ansible-doc (and galaxy-importer, which calls it) reads DOCUMENTATION and EXAMPLES as YAML: a description line that
+    reads as a mapping (``O(token): whoever ...``) breaks the import of the whole collection."""
+    import ast
+
+    import yaml
+
+    with open(os.path.join(SOURCES, name + ".py")) as handle:
+        tree = ast.parse(handle.read())
+    docs = {node.targets[0].id: node.value.value for node in tree.body if isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("DOCUMENTATION", "EXAMPLES")}
+    assert sorted(docs) == ["DOCUMENTATION", "EXAMPLES"]
+    assert isinstance(yaml.safe_load(docs["DOCUMENTATION"]), dict)
+    assert isinstance(yaml.safe_load(docs["EXAMPLES"]), list)
