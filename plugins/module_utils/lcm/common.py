@@ -109,6 +109,12 @@ def vnfc_notes(before_instance, after_instance, resource="server"):
     return notes
 
 
+def count_notes(recorded, live, unit):
+    """One line a VDU whose ``live`` count (VDU id -> count) differs from the ``recorded`` one, in ``unit`` (replicas, VNFCs)."""
+    return ["{0}: {1} {2}, the record said {3}".format(vdu_id, count, unit, recorded.get(vdu_id))
+            for vdu_id, count in sorted(live.items()) if count != recorded.get(vdu_id)]
+
+
 def levels_at(flavour, scale_status, recorded, live, notes):
     """``scale_status`` with each aspect at the level its VDUs' ``live`` VNFC counts (VDU id -> count; a CNF's replicas)
     stand at, from the ``recorded`` counts; ``notes`` says what moved."""

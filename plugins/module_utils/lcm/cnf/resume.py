@@ -16,7 +16,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources, refresh_vnfcs, vdu_records_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import OnDemand, Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import OnDemand, Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -98,8 +98,7 @@ def as_live(api, instance, waits=None):
     vdus = vdu_records_of(instance)
     recorded = vnfc_counts(instance)
     live = live_replicas(api, vdus, instance_namespace(instance))
-    notes = ["{0}: {1} replicas, the record said {2}".format(vdu_id, count, recorded.get(vdu_id))
-             for vdu_id, count in sorted(live.items()) if count != recorded.get(vdu_id)]
+    notes = count_notes(recorded, live, "replicas")
     result = with_counts(instance, live)
     info = result["instantiatedVnfInfo"]
     if info.get("scaleStatus"):

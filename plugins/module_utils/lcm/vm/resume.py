@@ -15,7 +15,7 @@ import copy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import marked_resources, vnfc_indexes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, runner, scale, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
@@ -75,8 +75,7 @@ def as_live(vim, instance, waits=None):
     indexes = vnfc_indexes(resources, private.get("vnfcs") or {})
     recorded = vnfc_counts(instance)
     live = {vdu_id: len(values) for vdu_id, values in indexes.items()}
-    notes.extend("{0}: {1} VNFCs, the record said {2}".format(vdu_id, count, recorded.get(vdu_id))
-                 for vdu_id, count in sorted(live.items()) if count != recorded.get(vdu_id))
+    notes.extend(count_notes(recorded, live, "VNFCs"))
     result = copy.deepcopy(instance)
     info = result["instantiatedVnfInfo"]
     if info.get("scaleStatus"):
