@@ -413,7 +413,11 @@ def with_absolute_paths(config, folder):
             body = entry.get(inner) if isinstance(entry, dict) else None
             for key in keys if isinstance(body, dict) else ():
                 if isinstance(body.get(key), str) and body[key] and not os.path.isabs(body[key]):
-                    body[key] = os.path.join(folder, os.path.expanduser(body[key]))
+                    body[key] = os.path.normpath(os.path.join(folder, os.path.expanduser(body[key])))
+            # An exec plugin's command is relative to the kubeconfig's folder when it names a path (./bin/get-token).
+            command = (body.get("exec") or {}).get("command") if inner == "user" and isinstance(body, dict) else None
+            if isinstance(command, str) and os.sep in command and not os.path.isabs(command):
+                body["exec"]["command"] = os.path.normpath(os.path.join(folder, command))
     return config
 
 
@@ -533,17 +537,18 @@ def helm_failure(command, result, secrets=()):
     return cls(command, "exit code {0}: {1}".format(result.exit_code, stderr or "no message"), result.exit_code, stderr)
 
 
+# The output is not quoted in these errors: a release's JSON holds its values, which may hold secrets.
 def parse_json(text, command):
     try:
         return json.loads(text)
     except ValueError as error:
-        raise HelmError(command, "its output is not JSON ({0}): {1!r}".format(error, text[:200])) from error
+        raise HelmError(command, "its output ({0} characters) is not JSON: {1}".format(len(text), error)) from error
 
 
 def parse_release(text, command="status"):
     data = parse_json(text, command)
     if not isinstance(data, dict):
-        raise HelmError(command, "its output is not a release: {0!r}".format(text[:200]))
+        raise HelmError(command, "its output is a JSON {0}, not a release".format(type(data).__name__))
     info = data.get("info") or {}
     metadata = (data.get("chart") or {}).get("metadata") or {}
     return Release(name=data.get("name", ""), namespace=data.get("namespace", ""), revision=int(data.get("version") or 0),
@@ -555,7 +560,7 @@ def parse_release(text, command="status"):
 def parse_history(text):
     data = parse_json(text, "history")
     if not isinstance(data, list):
-        raise HelmError("history", "its output is not a list of revisions: {0!r}".format(text[:200]))
+        raise HelmError("history", "its output is a JSON {0}, not a list of revisions".format(type(data).__name__))
     return [Revision(revision=int(entry.get("revision") or 0), status=entry.get("status", ""), chart=entry.get("chart", ""),
                      app_version=entry.get("app_version", ""), description=entry.get("description", ""), updated=entry.get("updated", ""))
             for entry in data]
@@ -571,7 +576,7 @@ def parse_manifest(text, command):
         raise HelmError(command, "it rendered {0} objects, more than the {1} allowed".format(len(documents), MAX_KUBERNETES_OBJECTS))
     for index, document in enumerate(documents):
         if not isinstance(document, dict):
-            raise HelmError(command, "document {0} of its output is not an object: {1!r}".format(index + 1, document)[:300])
+            raise HelmError(command, "document {0} of its output is a {1}, not an object".format(index + 1, type(document).__name__))
     return documents
 
 

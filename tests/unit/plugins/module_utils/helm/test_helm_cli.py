@@ -194,6 +194,16 @@ def test_overrides_apply_to_the_first_file_of_KUBECONFIG(tmp_path):
     assert config["users"][0]["user"] == {"client-certificate": "/c.crt", "client-key": "/abs/admin.key", "username": "admin", "password": PASSWORD}
 
 
+def test_relative_paths_of_a_kubeconfig_dict_are_made_absolute_against_the_working_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    kubeconfig = dict(KUBECONFIG, users=[{"name": "u", "user": {"exec": {"command": "./bin/get-token", "apiVersion": "x"}}}])
+    path, context, config = cli.kubeconfig_plan({"kubeconfig": kubeconfig, "context": "lab"})
+    assert (path, context) == (None, None)
+    assert config["clusters"][0]["cluster"]["certificate-authority"] == str(tmp_path / "pki/ca.crt")
+    assert config["users"][0]["user"]["exec"]["command"] == str(tmp_path / "bin/get-token")
+    assert kubeconfig["users"][0]["user"]["exec"]["command"] == "./bin/get-token", "the option is not changed"
+
+
 def test_a_context_that_is_not_there_is_refused(tmp_path):
     (tmp_path / "config").write_text(yaml.safe_dump(KUBECONFIG))
     with pytest.raises(ValidationError, match="context: no context 'nope'"):
@@ -401,9 +411,12 @@ def test_parse_history():
 
 
 def test_parse_errors_are_helm_errors():
-    with pytest.raises(cli.HelmError, match="not JSON"):
-        cli.parse_release("Error: oops")
-    with pytest.raises(cli.HelmError, match="document 1 of its output is not an object"):
+    with pytest.raises(cli.HelmError, match="not JSON") as error:
+        cli.parse_release('{"config": {"password": "' + PASSWORD + '"')
+    assert PASSWORD not in str(error.value), "a release's output holds its values: never quoted"
+    with pytest.raises(cli.HelmError, match="a JSON list, not a release"):
+        cli.parse_release("[]")
+    with pytest.raises(cli.HelmError, match="document 1 of its output is a str, not an object"):
         cli.parse_manifest("--- just a string\n", "template")
     with pytest.raises(cli.HelmError, match="malformed YAML"):
         cli.parse_manifest("a: [\n", "get manifest")
