@@ -171,11 +171,12 @@ galaxy-check: venv  ## build the tarball from this clone as the README says, che
 K8S_LAB := $(BIN)/python tools/lab/k8s/lab.py
 OS_LAB := $(BIN)/python tools/lab/openstack/lab.py
 AM_LAB := $(BIN)/python tools/lab/alertmanager/alertmanager_lab.py
+HELM_LAB := $(BIN)/python tools/lab/helm/helm_lab.py
 # OpenStack lab tier for lab-up: 1 (Keystone + Heat) or 2 (+ Nova, Neutron, Cinder, ...).
 LAB_TIER ?= 1
 
-.PHONY: lab-build lab-build-k8s lab-build-openstack lab-build-alertmanager lab-up lab-down lab-status
-lab-build: lab-build-k8s lab-build-openstack lab-build-alertmanager  ## build/install the local VIMs and Alertmanager (cached outside the clone; the first build takes a while)
+.PHONY: lab-build lab-build-k8s lab-build-openstack lab-build-alertmanager lab-build-helm lab-up lab-down lab-status
+lab-build: lab-build-k8s lab-build-openstack lab-build-alertmanager lab-build-helm  ## build/install the local VIMs, Alertmanager and Helm (cached outside the clone; the first build takes a while)
 
 lab-build-k8s: venv  ## build the Kubernetes lab only (the CNF demo needs no OpenStack)
 	$(K8S_LAB) build
@@ -185,6 +186,9 @@ lab-build-openstack: venv  ## install the OpenStack lab (tier 2) only
 
 lab-build-alertmanager: venv  ## build Alertmanager from its Go module (the closed-loop tests and demo; cached outside the clone)
 	$(AM_LAB) build
+
+lab-build-helm: venv  ## build Helm 3 from its Go module (the Helm CLI lab test; cached outside the clone)
+	$(HELM_LAB) build
 
 lab-up: lab-build  ## start the local VIMs (Kubernetes, and OpenStack tier LAB_TIER)
 	$(K8S_LAB) up
