@@ -17,6 +17,7 @@ scale that would change its count is refused (Tacker's HelmParameterNotFound). P
 
 from __future__ import annotations
 
+import math
 import posixpath
 import re
 from typing import NamedTuple
@@ -124,9 +125,10 @@ def checked_parameters(parameters, what=INSTANTIATE_VNF_REQUEST):
         raise ValidationError(what, name, "must be a map of chart value keys to values, got a {0}".format(type(parameters).__name__))
     for key, value in parameters.items():
         check_value_key(key, name, what)
-        if not isinstance(value, SCALAR_TYPES) or (isinstance(value, float) and value != value):
-            raise ValidationError(what, "{0}.{1}".format(name, key), "must be a string, number or boolean, got {0}".format(
-                "null" if value is None else "a " + type(value).__name__))
+        # NaN and infinity have no JSON form, which is how Helm is given a float (--set-json).
+        if not isinstance(value, SCALAR_TYPES) or (isinstance(value, float) and not math.isfinite(value)):
+            raise ValidationError(what, "{0}.{1}".format(name, key), "must be a string, a finite number or a boolean, got {0}".format(
+                "null" if value is None else repr(value) if isinstance(value, float) else "a " + type(value).__name__))
     return dict(parameters)
 
 
@@ -181,8 +183,8 @@ def instantiation_set_values(parameters, replica_keys, counts, what=INSTANTIATE_
     values = dict(parameters)
     for vdu_id, key in replica_keys.items():
         if key in parameters:
-            raise ValidationError(what, "{0}.{1}".format(field(PARAMETERS_PARAM), key), "{0} is the replica count of {1} ({2}), which the "
-                                                                                       "VNFD sizes".format(key, vdu_id, field(VALUE_NAMES_PARAM)))
+            reason = "{0} is the replica count of {1} ({2}), which the VNFD sizes".format(key, vdu_id, field(VALUE_NAMES_PARAM))
+            raise ValidationError(what, "{0}.{1}".format(field(PARAMETERS_PARAM), key), reason)
         if counts.get(vdu_id) is not None:
             values[key] = counts[vdu_id]
     return values

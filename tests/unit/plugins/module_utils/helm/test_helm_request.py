@@ -179,8 +179,7 @@ def test_the_request_is_not_changed(instantiate, package_data):
     ("test-chart-0.1.0.tgz", "not a file the package declares"),
 ])
 def test_bad_chart_paths_are_refused(instantiate, package_data, chart_path, says):
-    error = refused(with_params(instantiate, helm_chart_path=chart_path) if chart_path is not None else
-                    with_params(instantiate, helm_chart_path=None), package_data)
+    error = refused(with_params(instantiate, helm_chart_path=chart_path), package_data)  # None: left out
     assert error.field == "additionalParams.helm_chart_path"
     assert says in error.reason
 
@@ -231,8 +230,7 @@ def test_no_additional_params_is_refused(instantiate, package_data):
     ({"VDU1": {"replica": "count"}, "VDU2": {"replica": "count"}}, "additionalParams.helm_value_names.VDU2.replica"),
 ])
 def test_bad_helm_value_names_are_refused(instantiate, package_data, value_names, field):
-    request = with_params(instantiate, helm_value_names=value_names) if value_names is not None else with_params(instantiate, helm_value_names=None)
-    assert refused(request, package_data).field == field
+    assert refused(with_params(instantiate, helm_value_names=value_names), package_data).field == field  # None: left out
 
 
 def test_unknown_vdu_error_lists_the_flavour_vdus(instantiate, package_data):
@@ -257,6 +255,7 @@ def test_a_vm_vdu_cannot_be_a_chart_workload(instantiate, package_data):
     ({"ports": [80, 443]}, "additionalParams.helm_parameters.ports"),
     ({"service.port": None}, "additionalParams.helm_parameters.service.port"),
     ({"ratio": float("nan")}, "additionalParams.helm_parameters.ratio"),
+    ({"ratio": float("inf")}, "additionalParams.helm_parameters.ratio"),
     ({"a=b": 1}, "additionalParams.helm_parameters"),
     ({"a,b": 1}, "additionalParams.helm_parameters"),
     ({"": 1}, "additionalParams.helm_parameters"),

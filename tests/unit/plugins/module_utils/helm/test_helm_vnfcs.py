@@ -38,10 +38,9 @@ def render_test_chart(release=RELEASE, set_values=None):
     documents = []
     if values["serviceAccount.create"]:
         documents.append({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": fullname, "labels": labels}})
+    ports = [{"port": values["service.port"], "targetPort": "http", "protocol": "TCP", "name": "http"}]
     documents.append({"apiVersion": "v1", "kind": "Service", "metadata": {"name": fullname, "labels": labels},
-                      "spec": {"type": values["service.type"], "ports": [{"port": values["service.port"], "targetPort": "http", "protocol": "TCP",
-                                                                           "name": "http"}],
-                               "selector": selector}})
+                      "spec": {"type": values["service.type"], "ports": ports, "selector": selector}})
     images = {"vdu1": "{0}:{1}".format(values["image.repository"], values["image.tag"] or "1.16.0"), "vdu2": "nginx"}
     for vdu in ("vdu1", "vdu2"):
         documents.append({
