@@ -8,36 +8,14 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shutil
 
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm import request as helm_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import sizing
 
 CHART = "Files/kubernetes/test-chart-0.1.0.tgz"
-
-
-@pytest.fixture(scope="module")
-def helm_fixtures(fixtures_dir):
-    """Tacker's Helm sample (``tacker-helm``, beside the folder of Tacker's sample packages)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(fixtures_dir)), "tacker-helm")
-    if not os.path.isdir(path):
-        pytest.fail("Tacker's Helm sample not found at {0} (beside NFV_FIXTURES_DIR)".format(path))
-    return path
-
-
-@pytest.fixture(scope="module")
-def package_data(helm_fixtures, tmp_path_factory):
-    """The sample package as read, without the chart's source folder beside the .tgz: the package reader takes every
-    YAML file under Files/kubernetes/ for a manifest, and a chart's Chart.yaml and Go templates are not."""
-    target = str(tmp_path_factory.mktemp("helm") / "test_helm_instantiate")
-    shutil.copytree(os.path.join(helm_fixtures, "test_helm_instantiate"), target,
-                    ignore=lambda folder, names: ["test-chart"] if folder.endswith("kubernetes") else [])
-    with load_package(target) as package:
-        return package.to_dict()
 
 
 def load_request(helm_fixtures, name):

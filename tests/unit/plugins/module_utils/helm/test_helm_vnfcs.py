@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shutil
 
 import pytest
 
@@ -16,7 +15,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm import vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import helm_params
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
 CHART = "Files/kubernetes/test-chart-0.1.0.tgz"
 RELEASE = tacker_release_name("6f0e4c7a-2b1d-4e3f-9a8b-1c2d3e4f5a6b")
@@ -54,26 +52,6 @@ def render_test_chart(release=RELEASE, set_values=None):
                                                            "ports": [{"name": "http", "containerPort": 80, "protocol": "TCP"}],
                                                            "resources": {}}]}}}})
     return documents
-
-
-@pytest.fixture(scope="module")
-def helm_fixtures(fixtures_dir):
-    """Tacker's Helm sample (``tacker-helm``, beside the folder of Tacker's sample packages)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(fixtures_dir)), "tacker-helm")
-    if not os.path.isdir(path):
-        pytest.fail("Tacker's Helm sample not found at {0} (beside NFV_FIXTURES_DIR)".format(path))
-    return path
-
-
-@pytest.fixture(scope="module")
-def package_data(helm_fixtures, tmp_path_factory):
-    """The sample package as read, without the chart's source folder (the package reader would take its YAML files
-    for Kubernetes manifests)."""
-    target = str(tmp_path_factory.mktemp("helm") / "test_helm_instantiate")
-    shutil.copytree(os.path.join(helm_fixtures, "test_helm_instantiate"), target,
-                    ignore=lambda folder, names: ["test-chart"] if folder.endswith("kubernetes") else [])
-    with load_package(target) as package:
-        return package.to_dict()
 
 
 @pytest.fixture(scope="module")
