@@ -27,11 +27,15 @@ def is_yaml_name(name):
 
 
 def kubernetes_candidates(present, listed):
-    """``(certain, possible)``: YAML files under Files/kubernetes/, and other listed YAML files that may be manifests."""
-    certain = sorted(name for name in present if name.startswith(KUBERNETES_DIR) and is_yaml_name(name))
+    """``(certain, possible)``: YAML files under Files/kubernetes/, and other listed YAML files that may be manifests.
+
+    A Helm chart's source folder (one holding a Chart.yaml, as Tacker's Helm packages ship beside the chart's .tgz) is
+    not searched: its Chart.yaml, values and Go templates are not Kubernetes manifests."""
+    charts = tuple(sorted(posixpath.dirname(name) + "/" for name in present if posixpath.basename(name) == "Chart.yaml"))
+    certain = sorted(name for name in present if name.startswith(KUBERNETES_DIR) and is_yaml_name(name) and not name.startswith(charts))
     possible = sorted(
         name for name in listed
-        if name in present and name not in certain and is_yaml_name(name) and not name.startswith(NOT_KUBERNETES_DIRS)
+        if name in present and name not in certain and is_yaml_name(name) and not name.startswith(NOT_KUBERNETES_DIRS + charts)
     )
     return certain, possible
 

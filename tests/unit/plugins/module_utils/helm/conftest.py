@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
@@ -23,11 +22,7 @@ def helm_fixtures(fixtures_dir):
 
 
 @pytest.fixture(scope="module")
-def package_data(helm_fixtures, tmp_path_factory):
-    """The sample package as read, without the chart's source folder beside the .tgz: the package reader takes every
-    YAML file under Files/kubernetes/ for a manifest, and a chart's Chart.yaml and Go templates are not."""
-    target = str(tmp_path_factory.mktemp("helm") / "test_helm_instantiate")
-    shutil.copytree(os.path.join(helm_fixtures, "test_helm_instantiate"), target,
-                    ignore=lambda folder, names: ["test-chart"] if folder.endswith("kubernetes") else [])
-    with load_package(target) as package:
+def package_data(helm_fixtures):
+    """The sample package as shipped: the chart's .tgz and its source folder beside it."""
+    with load_package(os.path.join(helm_fixtures, "test_helm_instantiate")) as package:
         return package.to_dict()

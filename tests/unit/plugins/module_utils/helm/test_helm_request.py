@@ -293,3 +293,8 @@ def test_scaling_a_vdu_without_replica_key_is_refused(instantiate, package_data)
     assert caught.value.field == "instantiationLevelId"
     # A VDU whose count stays needs no key.
     assert helm_request.scaled_set_values(keys, {"VDU1": 2, "VDU2": 1}, {"VDU1": 1, "VDU2": 1}) == {"replicaCountVdu1": 2}
+
+
+def test_the_package_as_shipped_reads_with_no_manifest_from_the_charts_source(package_data):
+    # Files/kubernetes/test-chart/ (Chart.yaml, values.yaml, Go templates) is the chart's source, not def files.
+    assert package_data["kubernetes_def_files"] == []

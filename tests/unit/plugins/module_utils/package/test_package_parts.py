@@ -9,6 +9,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import normalize_relpath
+from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import kubernetes_candidates
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.tosca import TypeRegistry, import_file_name, is_concrete, requirement_targets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.tosca_meta import parse_tosca_meta
 
@@ -92,3 +93,11 @@ def test_reader_exports_the_yaml_flags_modules_need():
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package import reader
     assert reader.HAS_YAML is True and reader.YAML_IMPORT_ERROR is None
     assert set(reader.__all__) == {"HAS_YAML", "YAML_IMPORT_ERROR", "VnfPackage", "load_package", "optional_package"}
+
+
+def test_a_helm_charts_source_folder_holds_no_def_files():
+    present = {"Files/kubernetes/deployment.yaml", "Files/kubernetes/chart.tgz", "Files/kubernetes/chart/Chart.yaml",
+               "Files/kubernetes/chart/values.yaml", "Files/kubernetes/chart/templates/deployment.yaml",
+               "Files/other/chart2/Chart.yaml", "Files/other/chart2/templates/svc.yaml", "Files/other/svc.yaml"}
+    listed = {"Files/other/chart2/templates/svc.yaml", "Files/other/svc.yaml"}
+    assert kubernetes_candidates(present, listed) == (["Files/kubernetes/deployment.yaml"], ["Files/other/svc.yaml"])
