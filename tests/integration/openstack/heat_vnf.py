@@ -74,6 +74,12 @@ def servers_of(conn, result):
     return {item["computeResource"]["resourceId"]: item for item in info["vnfcResourceInfo"]}
 
 
+def server_gone(conn, server_id):
+    server = conn.compute.find_server(server_id)
+    # Heat ends a delete when Nova says DELETED, a moment before Nova stops listing the server.
+    return server is None or server.status == "DELETED"
+
+
 def ports_by_network(conn, server_id):
     return sorted(conn.network.get_network(port.network_id).name for port in conn.network.ports(device_id=server_id))
 

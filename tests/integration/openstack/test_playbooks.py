@@ -19,7 +19,7 @@ import uuid
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, REQUEST, nw_request, servers
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, REQUEST, nw_request, server_gone, servers
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.test_vnf_heat_change_pkg import hook_file
 from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import (
     PlaybookDriver,
@@ -91,7 +91,7 @@ def test_every_playbook_on_a_vm_vnf(driver, lab, admin_conn, packages, created, 
 
     gone = expect(driver.run("terminate", dict(record, vnf_lifecycle_request={"terminationType": "FORCEFUL"}))).result("Terminate the VNF instance")
     assert gone["changed"] and gone["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
-    assert all(admin_conn.compute.find_server(server) is None for server in after_heal.values())
+    assert all(server_gone(admin_conn, server) for server in after_heal.values())
 
 
 def scale_and_heal(driver, record, admin_conn, first):
@@ -107,5 +107,5 @@ def scale_and_heal(driver, record, admin_conn, first):
     healed = expect(driver.run("heal", dict(record, vnf_lifecycle_request={"vnfcInstanceId": [vnfc["id"]]}))).result("Heal the VNF instance")
     after_heal = servers(healed["vnf_instance"]["instantiatedVnfInfo"])
     assert healed["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and after_heal["VDU1"] != vnfc["vnfcResourceInfoId"]
-    assert admin_conn.compute.find_server(vnfc["vnfcResourceInfoId"]) is None and after_heal["VDU2"] == first["VDU2"]
+    assert server_gone(admin_conn, vnfc["vnfcResourceInfoId"]) and after_heal["VDU2"] == first["VDU2"]
     return after_heal

@@ -35,6 +35,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     kill_when,
     net0_ports,
     repackaged,
+    server_gone,
     stack_of,
     stack_updates,
     stacks_named,
@@ -92,12 +93,6 @@ def terminate(ansible_task, base):
         ansible_task("vnf_lcm_op_occ", dict(base, action="fail"))
         gone = ansible_task("vnf_terminate", dict(base, request={"terminationType": "FORCEFUL"}, delete_instance=True))
     return gone
-
-
-def server_gone(conn, server_id):
-    server = conn.compute.find_server(server_id)
-    # Heat ends a delete when Nova says DELETED, a moment before Nova stops listing the server.
-    return server is None or server.status == "DELETED"
 
 
 def test_min_package_scales_heals_and_terminates_through_its_scaling_group(lab, admin_conn, ansible_task, tacker_packages):

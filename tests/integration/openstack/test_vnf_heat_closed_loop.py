@@ -14,7 +14,7 @@ import uuid
 import alertmanager_lab  # tools/lab/alertmanager, on the path by tests/integration/conftest.py
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, heat_writes, info_of, instantiate, record_of
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, heat_writes, info_of, instantiate, record_of, server_gone
 
 pytestmark = pytest.mark.tier2
 HEAL_WINDOW = 2
@@ -66,4 +66,4 @@ def test_a_server_in_error_is_healed_by_the_watchers_rulebook(lab, admin_conn, a
     # Nova does not detach the ports of a server in ERROR: the heal deleted it before Heat made the new one on its ports.
     new_server = vdu1(instance)[1]
     assert new_server != server and admin_conn.compute.get_server(new_server).status == "ACTIVE"
-    assert admin_conn.compute.find_server(server) is None
+    assert server_gone(admin_conn, server)
