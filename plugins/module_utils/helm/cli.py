@@ -30,6 +30,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_s
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import hide_in_output
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import self_sufficient
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import check_namespace_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.limits import MAX_KUBERNETES_OBJECTS, MAX_TEXT_FILE_BYTES, describe_bytes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml_documents
 
@@ -44,8 +45,6 @@ PENDING_STATUSES = frozenset(["pending-install", "pending-upgrade", "pending-rol
 # Helm's own rule for release names (pkg/chartutil ValidateReleaseName): a DNS-1123 subdomain of at most 53 characters.
 RELEASE_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 MAX_RELEASE_NAME = 53
-NAMESPACE_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-MAX_NAMESPACE_NAME = 63
 
 # What one helm call may print: a release's JSON holds its chart (templates included) and manifest.
 MAX_OUTPUT_BYTES = 4 * MAX_TEXT_FILE_BYTES
@@ -237,9 +236,7 @@ def check_release_name(name, field="release"):
 
 
 def check_namespace(namespace):
-    if not isinstance(namespace, str) or len(namespace) > MAX_NAMESPACE_NAME or not NAMESPACE_NAME.match(namespace):
-        raise ValidationError("Helm release", "namespace", "{0!r} is not a valid namespace name".format(namespace))
-    return namespace
+    return check_namespace_name(namespace, "Helm release", "namespace")
 
 
 def check_chart(chart):

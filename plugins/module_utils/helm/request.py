@@ -23,7 +23,7 @@ import re
 from typing import NamedTuple
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import MAX_NAMESPACE_NAME, NAMESPACE_NAME
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import check_namespace_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import unsafe_path_reason
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, SCALE_VNF_REQUEST
@@ -160,12 +160,7 @@ def checked_replica_keys(value_names, flavour, what=INSTANTIATE_VNF_REQUEST):
 
 
 def checked_namespace(namespace, what=INSTANTIATE_VNF_REQUEST):
-    if namespace is None:
-        return None
-    if not isinstance(namespace, str) or len(namespace) > MAX_NAMESPACE_NAME or not NAMESPACE_NAME.match(namespace):
-        raise ValidationError(what, field(NAMESPACE_PARAM), "{0!r} is not a namespace name (lower case letters, digits and '-', at most {1} "
-                                                            "characters)".format(namespace, MAX_NAMESPACE_NAME))
-    return namespace
+    return None if namespace is None else check_namespace_name(namespace, what, field(NAMESPACE_PARAM))
 
 
 def check_value_key(key, where, what):
