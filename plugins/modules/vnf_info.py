@@ -22,7 +22,8 @@ description:
     and an error when both VIMs are given at the same step."
   - "OpenStack: instances are read from the records kept in the project's stacks tagged C(vnflcm)."
   - "OpenStack: the record lives in the VNF's stack (C(vnf-<instance id>), tagged C(vnflcm)), as the
-    metadata of its resource C(vnflcm_record), an C(OS::Heat::WaitConditionHandle) that nothing uses.
+    metadata of its resource C(vnflcm_record), an C(OS::Heat::WaitConditionHandle) that nothing uses and
+    every other resource of the top template depends on, so Heat creates it first and deletes it last.
     It is written by signalling that resource, which is not a stack update: it works in any stack
     state, and it stays through every stack update. Passwords are never stored in it."
 author:

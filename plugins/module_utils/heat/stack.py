@@ -31,6 +31,10 @@ TERMINAL = ("COMPLETE", "FAILED")
 TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))
 # How long one call keeps retrying a transient failure.
 RETRY_SECONDS = 30
+# A stack delete Heat failed on a resource still settling is sent again (Heat's own remedy): this many deletes in all,
+# this many seconds apart.
+DELETE_ATTEMPTS = 3
+DELETE_RETRY_SECONDS = 5.0
 
 
 def encode_parameters(parameters):
@@ -247,6 +251,23 @@ class Stacks:
             return None if current["stack_status"].endswith("_IN_PROGRESS") else current
 
         return self._deadline(timeout).poll(settled, "the operation in progress on stack {0} to end".format(stack["stack_name"]))
+
+    def delete_until_gone(self, stack, timeout):
+        """Delete the stack and wait until it has left the list; VimError with Heat's reason when it stays DELETE_FAILED.
+
+        Heat fails a delete when a resource is still settling: a volume Cinder still counts attached to a server Nova
+        deleted while it booted (``Invalid volume: Volume status must be available ...``) is free a moment later, and
+        Heat's remedy is to delete again. Up to DELETE_ATTEMPTS deletes, all within ``timeout``.
+        """
+        deadline = self._deadline(timeout)
+        for attempt in range(1, DELETE_ATTEMPTS + 1):
+            self.delete(stack)
+            try:
+                return self.wait_deleted(stack, deadline.remaining())
+            except VimError:
+                if attempt == DELETE_ATTEMPTS or deadline.remaining() <= DELETE_RETRY_SECONDS:
+                    raise
+            self._sleeper(DELETE_RETRY_SECONDS)
 
     def wait_deleted(self, stack, timeout):
         """Until the stack has left the list (its name stays reserved until then); VimError on DELETE_FAILED."""

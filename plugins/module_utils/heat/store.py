@@ -8,7 +8,8 @@ Each VNF instance is one stack, named ``vnf-<instance id>`` (as Tacker names the
 instance name (the tag) without any other database.
 
 The record (the VnfInstance and its recent VnfLcmOpOccs) is the metadata of one resource of the top
-template, ``vnflcm_record``, an ``OS::Heat::WaitConditionHandle`` that nothing else uses. It is written
+template, ``vnflcm_record``, an ``OS::Heat::WaitConditionHandle`` that nothing else uses and every other resource
+depends on (Heat creates it first and deletes it last, so a failed create or delete keeps it). It is written
 by signalling that resource (``POST .../resources/vnflcm_record/signal``), which is not a stack
 update: it works in every stack state (also after a failed create or update, where a stack update
 would re-attempt the failed resources), costs one call, and the metadata stays through every stack
@@ -81,11 +82,23 @@ def stack_tags(instance, runner=None):
 
 
 def with_record_resource(template):
-    """The top template plus the record's resource (unreferenced, so Heat never updates it)."""
+    """The top template plus the record's resource, which nothing references (so Heat never updates it) and every
+    other resource depends on: Heat creates it first and deletes it last, so a create or a delete that fails on any
+    resource (a volume still attached, a port in use) leaves the record in place to say so."""
     result = dict(template)
-    result["resources"] = dict(template.get("resources") or {})
-    result["resources"][RECORD_RESOURCE] = {"type": RECORD_TYPE}
+    resources = {}
+    for name, resource in (template.get("resources") or {}).items():
+        if name != RECORD_RESOURCE and isinstance(resource, dict):
+            resource = dict(resource, depends_on=_after_the_record(resource.get("depends_on")))
+        resources[name] = resource
+    resources[RECORD_RESOURCE] = {"type": RECORD_TYPE}
+    result["resources"] = resources
     return result
+
+
+def _after_the_record(depends_on):
+    names = [depends_on] if isinstance(depends_on, str) else list(depends_on or [])
+    return names if RECORD_RESOURCE in names else names + [RECORD_RESOURCE]
 
 
 def encode(instance, op_occs, version):
@@ -322,8 +335,7 @@ class HeatRecordStore(RecordStore):
             if current and current[2] != version:
                 raise ConflictError("delete", "the record of VNF instance {0}".format(instance["id"]),
                                     "another operation wrote it meanwhile (version {0}, expected {1})".format(current[2], version))
-            self.stacks.delete(self.stack)
-            self.stacks.wait_deleted(self.stack, timeout)
+            self.stacks.delete_until_gone(self.stack, timeout)
             self.stack = None
         return kept
 

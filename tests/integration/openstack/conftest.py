@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import NEW, OLD, repackaged
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import NEW, OLD, delete_stacks, repackaged
 
 REPO = Path(__file__).resolve().parents[3]
 LAB_PY = REPO / 'tools' / 'lab' / 'openstack' / 'lab.py'
@@ -334,11 +334,7 @@ def created(admin_conn):
     share one project and its quotas: the lab raises them, see tools/lab/openstack/README.md)."""
     names = []
     yield names
-    stacks = [stack for stack in admin_conn.orchestration.stacks() if stack.name in names]
-    for stack in stacks:
-        admin_conn.orchestration.delete_stack(stack)
-    for stack in stacks:
-        admin_conn.orchestration.wait_for_delete(stack, wait=600)
+    delete_stacks(admin_conn, [stack for stack in admin_conn.orchestration.stacks() if stack.name in names])
 
 
 @pytest.fixture(scope="module")

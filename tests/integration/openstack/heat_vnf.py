@@ -149,6 +149,35 @@ def stacks_of_instance(conn, name):
     return sorted(tagged | recorded)
 
 
+def volumes_seen(conn):
+    """Each volume of the lab with its status and the servers its attachments name: what a failed stack delete met."""
+    return ["{0} {1} attached to {2}".format(volume.id, volume.status, [item.get("server_id") for item in volume.attachments or []])
+            for volume in conn.block_storage.volumes(details=True, all_projects=True)]
+
+
+def delete_stacks(conn, stacks, timeout=600, attempts=3):
+    """Delete ``stacks`` and wait until each is gone. A stack Heat fails to delete never leaves the list by itself: its
+    delete is sent again (``attempts`` in all), then it is reported at once with what it met instead of waited on."""
+    sent = {stack.id: 1 for stack in stacks}
+    for stack in stacks:
+        conn.orchestration.delete_stack(stack)
+    deadline = time.monotonic() + timeout
+    failed = []
+    while sent and time.monotonic() < deadline:
+        time.sleep(2)
+        for stack_id in list(sent):
+            current = conn.orchestration.find_stack(stack_id)
+            if current is None or current.status == "DELETE_COMPLETE":
+                del sent[stack_id]
+            elif current.status == "DELETE_FAILED" and sent[stack_id] < attempts:
+                conn.orchestration.delete_stack(current)
+                sent[stack_id] += 1
+            elif current.status == "DELETE_FAILED":
+                failed.append("{0}: {1}".format(current.name, current.status_reason))
+                del sent[stack_id]
+    assert not failed and not sent, ("stacks not deleted", failed, sorted(sent), volumes_seen(conn))
+
+
 def servers_owned_by_stacks(conn):
     """Ids of the OS::Nova::Server resources of the project's stacks, nested stacks included."""
     owned = set()

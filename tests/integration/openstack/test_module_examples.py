@@ -45,7 +45,7 @@ import uuid
 import pytest
 
 from ansible_collections.nfv.vnflcm.tests.integration.module_examples import Example, Setup, localize, problems, run_scenario, timings
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, stacks_of_instance, vnfd_id
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, delete_stacks, stacks_of_instance, vnfd_id
 
 pytestmark = pytest.mark.tier2
 
@@ -284,11 +284,7 @@ def relabel(source, path, vnfd):
 
 def delete_vnf1(admin_conn):
     """Delete the stacks an interrupted run of vnf1 left, and wait until they are gone."""
-    stacks = [admin_conn.orchestration.find_stack(name) for name in stacks_of_instance(admin_conn, NAME)]
-    for stack in filter(None, stacks):
-        admin_conn.orchestration.delete_stack(stack)
-    for stack in filter(None, stacks):
-        admin_conn.orchestration.wait_for_delete(stack, wait=600)
+    delete_stacks(admin_conn, list(filter(None, [admin_conn.orchestration.find_stack(name) for name in stacks_of_instance(admin_conn, NAME)])))
 
 
 @pytest.fixture

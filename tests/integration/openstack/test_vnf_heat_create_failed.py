@@ -2,11 +2,11 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Tier 2: an instantiate whose stack Heat fails while creating it (Neutron refuses a port: a subnet of another network,
-through additionalParams.nfv, which Heat's preview does not check). Heat creates the record's resource beside the
-VNF's, so either may come first, and both endings are designed: the record came first, and the op occ is FAILED_TEMP
-with Heat's reason, rolled back by vnf_lcm_op_occ; or the port failed the stack before Heat made the record's resource,
-and the run deletes the stack it made and says Heat's reason (no op occ can be kept). Either way nothing is left, and
-the name instantiates once the request is fixed."""
+through additionalParams.nfv, which Heat's preview does not check). Every resource depends on the record's, so Heat
+makes the record first and the op occ is FAILED_TEMP with Heat's reason, rolled back by vnf_lcm_op_occ. The other
+designed ending stays checked: had the stack failed before Heat made the record's resource, the run deletes the stack
+it made and says Heat's reason (no op occ can be kept). Either way nothing is left, and the name instantiates once the
+request is fixed."""
 
 from __future__ import annotations
 

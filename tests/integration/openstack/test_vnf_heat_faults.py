@@ -38,6 +38,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     stack_of,
     stacks_named,
     stacks_of_instance,
+    volumes_seen,
 )
 
 pytestmark = pytest.mark.tier2
@@ -147,7 +148,7 @@ def test_an_instantiate_killed_while_heat_creates_is_rolled_back_leaving_nothing
     name = "vnf-kill-inst-" + uuid.uuid4().hex[:6]
     stack_name, occ = killed_instantiate(admin_conn, ansible_task, packages, created, name)
     rolled = ansible_task("vnf_lcm_op_occ", {"cloud": CLOUD, "vnf_instance_name": name, "action": "rollback", "wait_timeout": 600})
-    assert not rolled.get("failed"), rolled.get("msg")
+    assert not rolled.get("failed"), (rolled.get("msg"), volumes_seen(admin_conn))
     assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
     assert stacks_named(admin_conn, stack_name) == [] and stacks_of_instance(admin_conn, name) == []
     assert servers_no_stack_owns(admin_conn) == []

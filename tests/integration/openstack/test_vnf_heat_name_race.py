@@ -32,7 +32,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import name_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.instantiate import run_instantiate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.modify import run_modify
 from ansible_collections.nfv.vnflcm.tests.integration.faults import started_together
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, record_of
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, delete_stacks, record_of
 
 pytestmark = pytest.mark.tier2
 
@@ -116,10 +116,6 @@ def test_of_two_instantiates_of_one_name_started_together_one_creates_it_the_oth
         assert result["changed"] and result["vnf_instance"]["vnfInstanceName"] == renamed
         assert not [stack for stack in admin_conn.orchestration.stacks() if stack.name == name_tag(renamed) and not stack.status.startswith("DELETE")]
     finally:
-        gone = [stack for stack in admin_conn.orchestration.stacks() if any(name_tag(name) in (stack.tags or ()) for name in names)]
-        for stack in gone:
-            admin_conn.orchestration.delete_stack(stack)
-        for stack in gone:
-            admin_conn.orchestration.wait_for_delete(stack, wait=600)
+        delete_stacks(admin_conn, [stack for stack in admin_conn.orchestration.stacks() if any(name_tag(name) in (stack.tags or ()) for name in names)])
     print("{0} pairs: {1} losers refused, {2} found the instance, {3} refused by Heat".format(PAIRS, refused, found, heat_refused))
     assert refused + found + heat_refused == PAIRS and refused > 0, (refused, found, heat_refused)

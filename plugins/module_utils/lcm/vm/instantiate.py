@@ -135,8 +135,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
 
     def execute(progress):
         for orphan in orphans:
-            vim.stacks.delete(orphan)
-            vim.stacks.wait_deleted(orphan, waits.timeout)
+            vim.stacks.delete_until_gone(orphan, waits.timeout)
         stack = vim.stacks.create(name_of_stack, template, files, {"nfv": nfv}, stack_tags(instance, this_runner()), timeout_mins(waits))
         progress["stack"] = stack
         # The record goes into the stack at once: should this process die now, a later run finds both.
@@ -149,8 +148,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
             # goes, and the instantiate ends as one whose create Heat refused (killed meanwhile: an orphan, deleted later).
             store.detach()
             progress["instance"] = instance
-            vim.stacks.delete(stack)
-            vim.stacks.wait_deleted(stack, waits.timeout)
+            vim.stacks.delete_until_gone(stack, waits.timeout)
             error.add_reason("the stack is deleted and nothing is kept: instantiate again once the cause is fixed")
             raise
         vim.stacks.wait(stack, "CREATE", None, waits.timeout, progress)
@@ -214,8 +212,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=Non
         def rollback(progress):
             store.release_left_claim(instance)
             progress.release_record()
-            vim.stacks.delete(stack)
-            vim.stacks.wait_deleted(stack, waits.timeout)
+            vim.stacks.delete_until_gone(stack, waits.timeout)
             progress["delete_record"] = True
             result = {key: value for key, value in instance.items() if key != "instantiatedVnfInfo"}
             return dict(result, instantiationState=NOT_INSTANTIATED)

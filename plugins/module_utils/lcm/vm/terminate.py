@@ -55,8 +55,7 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
         if graceful:
             stop_servers(vim, servers, request.get("gracefulTerminationTimeout", waits.timeout), progress)
         progress.release_record()
-        vim.stacks.delete(stack)
-        vim.stacks.wait_deleted(stack, waits.timeout)
+        vim.stacks.delete_until_gone(stack, waits.timeout)
         result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
         result["instantiationState"] = NOT_INSTANTIATED
         # The record lives in the stack, so it goes with it; the result still reports the final state.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks, encode_parameters
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import DELETE_ATTEMPTS, DELETE_RETRY_SECONDS, Stacks, encode_parameters
 
 STACK = {"stack_name": "vnf-1", "id": "s1"}
 
@@ -56,3 +56,41 @@ def test_wait_times_out():
 
 def test_json_parameters_travel_as_text():
     assert encode_parameters({"nfv": {"b": 1, "a": [1]}, "x": "y"}) == {"nfv": '{"a": [1], "b": 1}', "x": "y"}
+
+
+class Deleting(Scripted):
+    """Stacks whose delete ends DELETE_FAILED ``failures`` times, then the stack leaves the list."""
+
+    def __init__(self, failures):
+        super().__init__([])
+        self.failures = failures
+        self.deletes = []
+
+    def delete(self, stack):
+        self.deletes.append(self.clock[0])
+
+    def list(self, **filters):
+        if len(self.deletes) <= self.failures:
+            return [dict(STACK, stack_status="DELETE_FAILED", stack_status_reason="Invalid volume: Volume status must be available")]
+        return []
+
+
+def test_a_delete_heat_failed_on_a_settling_resource_is_sent_again_until_the_stack_is_gone():
+    stacks = Deleting(failures=2)
+    stacks.delete_until_gone(STACK, 600)
+    assert len(stacks.deletes) == 3
+    assert stacks.deletes[1] - stacks.deletes[0] >= DELETE_RETRY_SECONDS
+
+
+def test_a_delete_that_keeps_failing_ends_with_heats_reason_after_the_last_attempt():
+    stacks = Deleting(failures=DELETE_ATTEMPTS)
+    with pytest.raises(VimError, match="Failed to delete stack vnf-1: Invalid volume"):
+        stacks.delete_until_gone(STACK, 600)
+    assert len(stacks.deletes) == DELETE_ATTEMPTS
+
+
+def test_no_delete_is_sent_again_when_the_deadline_leaves_no_time_for_it():
+    stacks = Deleting(failures=1)
+    with pytest.raises(VimError, match="Invalid volume"):
+        stacks.delete_until_gone(STACK, DELETE_RETRY_SECONDS)
+    assert len(stacks.deletes) == 1

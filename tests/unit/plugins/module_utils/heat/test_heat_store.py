@@ -37,7 +37,17 @@ def test_record_resource_is_added_without_touching_the_template():
     template = {"resources": {"VDU1-0": {"type": "VDU1.yaml"}}}
     result = with_record_resource(template)
     assert result["resources"][RECORD_RESOURCE] == {"type": RECORD_TYPE}
-    assert RECORD_RESOURCE not in template["resources"]
+    assert RECORD_RESOURCE not in template["resources"] and "depends_on" not in template["resources"]["VDU1-0"]
+
+
+def test_every_other_resource_depends_on_the_record_so_heat_creates_it_first_and_deletes_it_last():
+    template = {"resources": {"VDU1": {"type": "a.yaml"}, "VDU2": {"type": "b.yaml", "depends_on": "VDU1"},
+                              "VDU3": {"type": "c.yaml", "depends_on": ["VDU1", "VDU2"]}}}
+    result = with_record_resource(template)
+    assert [result["resources"][name]["depends_on"] for name in ("VDU1", "VDU2", "VDU3")] == [
+        [RECORD_RESOURCE], ["VDU1", RECORD_RESOURCE], ["VDU1", "VDU2", RECORD_RESOURCE]]
+    assert "depends_on" not in result["resources"][RECORD_RESOURCE]
+    assert with_record_resource(result) == result
 
 
 def test_tags_hold_a_hash_of_any_name():

@@ -206,7 +206,7 @@ def test_heat_a_stack_that_still_holds_a_record_is_deleted_and_waited_for():
     stacks.writes = []
     result = identifier.delete_identifier(heat_locate(stacks), no_leftovers, timeout=30)
     assert result["deleted"] == [{"kind": "OS::Heat::Stack", "name": "vnf-" + INSTANCE["id"]}]
-    assert [write[0] for write in stacks.writes] == ["delete", "wait_deleted"]
+    assert [write[0] for write in stacks.writes] == ["delete_until_gone"]
 
 
 def test_heat_gone_with_the_terminate_is_no_change():

@@ -312,6 +312,16 @@ def test_act_on_a_running_op_occ_takes_it_over_when_its_runner_is_gone_or_when_f
     assert ("taken over (force)" in result["vnf_lcm_op_occ"]["error"]["detail"]) is force
 
 
+@pytest.mark.parametrize("event, ended", [("fail", "FAILED"), ("rollback", "ROLLED_BACK"), ("retry", "COMPLETED")])
+def test_the_same_action_again_on_an_ended_op_occ_is_no_change_and_writes_nothing(event, ended):
+    store = MemoryStore()
+    first = act_on_op_occ(store, ({"id": "vnf-1"}, [stale()], 7), None, "fail", None, now=lambda: NOW)
+    done = dict(first["vnf_lcm_op_occ"], operationState=ended)
+    store.writes = []
+    again = act_on_op_occ(store, ({"id": "vnf-1"}, [done], 9), None, event, lambda failed, found: pytest.fail("nothing to plan"), now=lambda: NOW)
+    assert again["changed"] is False and again["vnf_lcm_op_occ"]["operationState"] == ended and store.writes == []
+
+
 def test_a_taken_over_op_occ_is_retried_from_the_record_the_takeover_wrote():
     store = MemoryStore()
     seen = []
