@@ -12,10 +12,7 @@ Cache: $NFV_VNFLCM_CACHE/alertmanager-lab, else ${XDG_CACHE_HOME:-~/.cache}/nfv-
 v0.31.1 is the newest release whose module carries its web UI's assets: from v0.32 the UI is embedded from
 ui/app/dist, a build output of npm that the module zip does not hold, so `go build` of the module fails.
 """
-import argparse
 import datetime
-import fcntl
-import hashlib
 import json
 import os
 import re
@@ -31,79 +28,31 @@ from pathlib import Path
 
 import yaml
 
-GOMOD_DIR = Path(__file__).resolve().parent / "gomod"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import gobuild  # noqa: E402  (tools/lab/gobuild.py)
+
 MODULE = "github.com/prometheus/alertmanager"
-PACKAGE = MODULE + "/cmd/alertmanager"
-
-
-def cache_root() -> Path:
-    base = os.environ.get("NFV_VNFLCM_CACHE")
-    if not base:
-        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        base = os.path.join(xdg, "nfv-vnflcm")
-    return Path(base) / "alertmanager-lab"
+ALERTMANAGER = gobuild.GoBinary("alertmanager", Path(__file__).resolve().parent / "gomod", MODULE, MODULE + "/cmd/alertmanager", "NFV_ALERTMANAGER_BIN")
 
 
 def version() -> str:
-    match = re.search(r"^\s*(?:require\s+)?" + re.escape(MODULE) + r"\s+(v\S+)", (GOMOD_DIR / "go.mod").read_text(), re.M)
-    if not match:
-        raise RuntimeError(f"{MODULE} is not required in {GOMOD_DIR / 'go.mod'}")
-    return match.group(1)
+    return ALERTMANAGER.version()
 
 
-def go_env() -> dict:
-    root = cache_root()
-    return dict(os.environ, GOMODCACHE=str(root / "gomod"), GOCACHE=str(root / "gocache"), GOTOOLCHAIN="local",
-                CGO_ENABLED="0", GOFLAGS="-mod=readonly")
-
-
-def cache_key() -> str:
-    try:
-        out = subprocess.run(["go", "env", "GOVERSION", "GOOS", "GOARCH"], capture_output=True, text=True, check=True).stdout.split()
-    except FileNotFoundError:
-        raise RuntimeError("go is not installed (Alertmanager is built from the Go module proxy)") from None
-    digest = hashlib.sha256((GOMOD_DIR / "go.mod").read_bytes() + (GOMOD_DIR / "go.sum").read_bytes()).hexdigest()[:8]
-    return f"alertmanager-{version()}_{out[0]}_{out[1]}-{out[2]}_{digest}"
-
-
-def bin_path(key: str | None = None) -> Path:
-    return cache_root() / (key or cache_key()) / "bin" / "alertmanager"
+def runs(binary: Path) -> str:
+    subprocess.run([str(binary), "--version"], check=True, capture_output=True)
+    return version()
 
 
 def find_binary() -> Path | None:
     """The built binary for the current pins, or None (NFV_ALERTMANAGER_BIN names one built elsewhere)."""
-    override = os.environ.get("NFV_ALERTMANAGER_BIN")
-    path = Path(override) if override else bin_path()
-    return path if path.exists() and (override or (path.parent / ".complete").exists()) else None
+    return ALERTMANAGER.find_binary()
 
 
 def build(force: bool = False, log=sys.stderr) -> Path:
-    """Build once per key, under a lock (parallel test workers and make jobs wait for one build); the binary's path."""
-    key = cache_key()
-    root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    final = bin_path(key).parent
-    with open(root / "build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if (final / ".complete").exists() and not force:
-            print(f"alertmanager up to date: {final / 'alertmanager'}", file=log)
-            return final / "alertmanager"
-        partial = final.with_name("bin.partial")
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
-        env = go_env()
-        start = time.monotonic()
-        print(f"building alertmanager ({key}) into {final}", file=log, flush=True)
-        ldflags = f"-s -w -X github.com/prometheus/common/version.Version={version().lstrip('v')}"
-        subprocess.run(["go", "mod", "download"], cwd=GOMOD_DIR, env=env, check=True)
-        subprocess.run(["go", "build", "-trimpath", "-buildvcs=false", "-ldflags=" + ldflags, "-o", str(partial) + "/", PACKAGE],
-                       cwd=GOMOD_DIR, env=env, check=True)
-        subprocess.run([str(partial / "alertmanager"), "--version"], check=True, capture_output=True)
-        (partial / ".complete").write_text(f"{key}\nbuild seconds: {time.monotonic() - start:.0f}\n")
-        shutil.rmtree(final, ignore_errors=True)
-        partial.rename(final)
-        print(f"built in {time.monotonic() - start:.0f}s: {final / 'alertmanager'}", file=log)
-        return final / "alertmanager"
+    """Build once per key (cached, under a lock); with NFV_ALERTMANAGER_BIN set, that binary is used as it is."""
+    ldflags = f"-s -w -X github.com/prometheus/common/version.Version={version().lstrip('v')}"
+    return ALERTMANAGER.build(ldflags, runs, force=force, log=log)
 
 
 def free_port() -> int:
@@ -294,20 +243,7 @@ def _answers(url: str) -> bool:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="alertmanager_lab.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("build", help="build the binary (cached, reused)").add_argument("--force", action="store_true")
-    sub.add_parser("bin-path", help="print the binary's path for the pinned version")
-    args = parser.parse_args(argv)
-    try:
-        if args.cmd == "build":
-            build(force=args.force)
-        else:
-            print(bin_path())
-    except (RuntimeError, subprocess.CalledProcessError) as exc:
-        print(f"alertmanager_lab.py {args.cmd}: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return gobuild.main("alertmanager_lab.py", __doc__, build, ALERTMANAGER.bin_path, argv)
 
 
 if __name__ == "__main__":
