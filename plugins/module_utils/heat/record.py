@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""instantiatedVnfInfo from a stack's resources (``GET .../resources?nested_depth=2&with_detail=true``).
+"""instantiatedVnfInfo from a stack's resources (``GET .../resources?nested_depth=2``).
 
 Pure: the resources are the plain dicts Heat returns. A VNFC is a top-level resource ``<VDU>-<idx>``
 (a server, or a nested template holding the server, its ports and volumes), or a member of an

@@ -118,8 +118,9 @@ class Stacks:
         return self._call("read", "the files of stack " + stack["stack_name"], "get", self.path(stack) + "/files")
 
     def resources(self, stack, nested_depth=2):
-        """Every resource of the stack and of its nested stacks (``parent_resource`` names the owner), with attributes."""
-        url = "{0}/resources?nested_depth={1}&with_detail=true".format(self.path(stack), nested_depth)
+        """Every resource of the stack and of its nested stacks (``parent_resource`` names the owner). Not with_detail:
+        Heat would read every server, port and volume from Nova, Neutron and Cinder for attributes nothing here reads."""
+        url = "{0}/resources?nested_depth={1}".format(self.path(stack), nested_depth)
         return self._call("list", "the resources of stack " + stack["stack_name"], "get", url)["resources"]
 
     def events(self, stack, marker=None):
