@@ -8,12 +8,22 @@ It lives below the VIM packages so that neither needs the engine (lcm/) to defin
 
 from __future__ import annotations
 
+from typing import Any, List, NamedTuple
+
+
+class Found(NamedTuple):
+    """A record as a store reads it: the VnfInstance, its op occs (newest first) and the version a save must name."""
+
+    instance: dict
+    op_occs: List[dict]
+    version: Any
+
 
 class RecordStore:
-    """Where a VIM keeps VnfInstance records: ``(instance, op_occs newest first, version)``."""
+    """Where a VIM keeps VnfInstance records: each a :class:`Found`."""
 
     def find(self, instance_id=None, name=None):
-        """The record of the instance with this id (else name), or None."""
+        """The record (:class:`Found`) of the instance with this id (else name), or None."""
         raise NotImplementedError
 
     def save(self, instance, op_occs, version):

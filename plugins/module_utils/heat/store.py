@@ -32,7 +32,7 @@ import json
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, RecordUnwritable, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import left_claim, name_taken
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import runner_is_gone
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.name_claim import (
     GRACE_SECONDS,
@@ -108,12 +108,12 @@ def encode(instance, op_occs, version):
 
 
 def decode(metadata):
-    """``(instance, op_occs, version)`` from the handle's metadata, or None when nothing was written yet."""
+    """The record (common/record_store.py's Found) in the handle's metadata, or None when nothing was written yet."""
     entry = (metadata or {}).get(SIGNAL_ID)
     if not entry or not entry.get("data"):
         return None
     data = json.loads(entry["data"])
-    return data["vnfInstance"], data.get("vnfLcmOpOccs") or [], data["version"]
+    return Found(data["vnfInstance"], data.get("vnfLcmOpOccs") or [], data["version"])
 
 
 class HeatRecordStore(RecordStore):

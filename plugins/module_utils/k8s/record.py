@@ -20,6 +20,7 @@ import re
 import zlib
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import check_namespace_name, instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import (
@@ -121,7 +122,7 @@ def record_secret(instance, op_occs, namespace, resource_version=None, max_op_oc
 
 
 def read_record(secret):
-    """``(instance, op_occs, resource_version)`` from a record Secret (as the API returns it)."""
+    """The record (common/record_store.py's Found; its version the resourceVersion) of a record Secret, as the API returns it."""
     metadata = (secret or {}).get("metadata") or {}
     what = "VNF instance record {0}/{1}".format(metadata.get("namespace"), metadata.get("name"))
     version = (metadata.get("annotations") or {}).get(FORMAT_ANNOTATION, FORMAT_VERSION)
@@ -134,7 +135,7 @@ def read_record(secret):
     labelled = (metadata.get("labels") or {}).get(INSTANCE_ID_LABEL)
     if labelled is not None and labelled != instance["id"]:
         raise VnfLcmError("read", what, "it is labelled for instance {0} but holds instance {1}".format(labelled, instance["id"]))
-    return instance, op_occs, metadata.get("resourceVersion")
+    return Found(instance, op_occs, metadata.get("resourceVersion"))
 
 
 def decode_record(data, what):

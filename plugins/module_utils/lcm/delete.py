@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import LIVE, claim_in_use
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import with_links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -64,6 +65,28 @@ def plan_delete(store, found, leftovers=(), after_terminate=False):
         plan["left_behind"] = held
         plan["lines"] += ["{0}: left on the VIM; it goes once nothing holds it any more".format(item) for item in held]
     return plan
+
+
+def run_delete(session, params, leftovers_of, check_mode=False, diff_mode=False, timeout=None):
+    """vnf_delete on a driver's ``session`` (lcm/instance_run.py): ``leftovers_of(instance)`` names what a failed instantiate
+    left on the VIM; ``timeout``: how long the store may wait for what it deletes."""
+    result = delete_identifier(lambda: instance_run.locate(session, params), leftovers_of, check_mode, diff_mode, timeout,
+                               unclaim=instance_run.unclaimer(session, params))
+    return instance_run.with_api_calls(result, session)
+
+
+def run_terminate(session, planner, params, leftovers_of, check_mode=False, diff_mode=False, timeout=None):
+    """vnf_terminate on a driver's ``session``: its ``planner`` on the instance the params select; by a name no record has,
+    the claim of that name a killed instantiate left (:func:`terminate_or_unclaim`). With delete_instance, the identifier
+    goes next, on the same connection (:func:`terminate_then_delete`, ``leftovers_of`` and ``timeout`` as for vnf_delete)."""
+    result = instance_run.on_instance(session, planner, params, check_mode, diff_mode, missing_ok=True, name=occ.TERMINATE)
+    unclaim = instance_run.unclaimer(session, params)
+    if unclaim and result.get("vnf_instance") is None:
+        result = instance_run.with_api_calls(terminate_or_unclaim(result, unclaim, check_mode, diff_mode), session)
+    if not params.get("delete_instance"):
+        return result
+    result = terminate_then_delete(result, lambda: instance_run.locate(session, params), leftovers_of, check_mode, diff_mode, timeout)
+    return instance_run.with_api_calls(result, session)
 
 
 def gone(error):

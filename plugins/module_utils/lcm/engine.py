@@ -67,7 +67,7 @@ class Operation:
         self.scripts = scripts
         self.after_record = after_record
         # Whether the op occ is started by the VNFM itself (the closed loop), not asked by a user: SOL003's
-        # isAutomaticInvocation. Set by the runners from the modules' automatic_invocation option.
+        # isAutomaticInvocation. Set by lcm/instance_run.py from the modules' automatic_invocation option.
         self.automatic_invocation = False
 
 
@@ -335,8 +335,8 @@ def require_idle(store, found, name, now=utc_now, check_mode=False):
     """A new operation (``name``: SCALE, HEAL, ...) needs every earlier op occ of the instance ended.
 
     A running op occ whose runner is gone (lease expired, or its process has exited on this machine)
-    is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it. The runners ask
-    before planning too: a plan drawn on what an unfinished operation left half done fails with
+    is recorded FAILED_TEMP on the way, so that retry, rollback and fail apply to it. lcm/instance_run.py
+    asks before planning too: a plan drawn on what an unfinished operation left half done fails with
     the VIM's words instead of saying what to do.
     """
     instance, op_occs, version = found

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import info_result
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import OPENSTACK, main_for, require_client, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import main_for, require_client
 
 DEFAULT_NAMESPACE = "default"
 

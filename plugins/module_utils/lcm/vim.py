@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """One set of modules, two VIMs: the main() every LCM module calls, around the run of its operation on the VIM in use.
 
-Which VIM is lcm/vim_select.py's vim_of. Each module names its operation's run on either VIM (``run_scale`` of
+Which VIM is lcm/vim_choice.py's vim_of. Each module names its operation's run on either VIM (``run_scale`` of
 lcm/cnf/scale.py and of lcm/vm/scale.py, ...) in a function of its own, which imports only the one in use, with its
 client library. Nothing here imports an operation: Ansible packs into a module's AnsiballZ payload every module_util
 its imports can reach (function-level imports included), so a dispatch here would carry every operation in every module.
@@ -11,7 +11,8 @@ its imports can reach (function-level imports included), so a dispatch here woul
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import KUBERNETES, OPENSTACK, main_for, require_client, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import KUBERNETES, OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import main_for, require_client
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import check_sizes
 

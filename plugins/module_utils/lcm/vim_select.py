@@ -1,13 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Which VIM a module call goes to, and the main() around a module's run on it; a VIM library is imported only by
+"""The main() around a module's run on the VIM in use (which one: lcm/vim_choice.py); a VIM library is imported only by
 require_client, for the VIM in use.
-
-The VIM comes from ``vim_type``, the request's ``vimConnectionInfo``, the options only one VIM takes
-(``cloud``, ``auth``, ... for OpenStack; ``kubeconfig``, ``host``, ... for Kubernetes), then the
-environment (OS_CLOUD / OS_AUTH_URL / OS_CLIENT_CONFIG_FILE, K8S_AUTH_*); Kubernetes when nothing says otherwise. When two
-of them at the same step disagree, the module fails: see vim_of.
 
 Kept apart from lcm/vim.py (the LCM modules' main()) so that a module reaching only part of the drivers
 (vnf_info: lcm/info.py) imports, and carries in its AnsiballZ payload, only that part: Ansible packs every
@@ -18,84 +13,11 @@ from __future__ import annotations
 
 import os
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ENV, K8S_PROXY_HEADERS_ENV
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import KUBERNETES_VIM_TYPES, OPENSTACK_VIM_TYPES
-
-OPENSTACK = "openstack"
-KUBERNETES = "kubernetes"
-# Options (and the K8S_AUTH_* variables behind them) that only one VIM takes: setting one says which VIM
-# is meant. validate_certs, ca_cert, client_cert and client_key apply to either VIM, so they say nothing.
-KUBERNETES_SELECTORS = ("kubeconfig", "context", "host", "api_key", "username", "password", "proxy", "no_proxy",
-                        "proxy_headers", "persist_config", "impersonate_user", "impersonate_groups")
-OPENSTACK_SELECTORS = ("cloud", "auth", "auth_type", "region_name", "api_timeout", "sdk_log_path")
-# What an openrc file (OS_AUTH_URL), a chosen cloud (OS_CLOUD) or an AWX OpenStack credential sets: AWX writes a
-# clouds.yaml with one cloud and sets OS_CLIENT_CONFIG_FILE only, and openstacksdk then uses that one cloud.
-OPENSTACK_ENVIRONMENT = ("OS_CLOUD", "OS_AUTH_URL", "OS_CLIENT_CONFIG_FILE")
-AMBIGUOUS = "the VIM is ambiguous: {0}; set vim_type, or give the options of one VIM only"
-
-
-def vim_of(params, environ=None):
-    """``openstack`` or ``kubernetes`` for these module params; ValidationError when they do not say which.
-
-    In order: ``vim_type``; the request's ``vimConnectionInfo`` when it names one VIM type; the options
-    only one VIM takes; then the environment: K8S_AUTH_* (as options) or OS_CLOUD / OS_AUTH_URL /
-    OS_CLIENT_CONFIG_FILE. Both VIMs
-    at the same step is an error, never a choice.
-    """
-    environ = os.environ if environ is None else environ
-    requested = requested_vims(params)
-    chosen = params.get("vim_type")
-    if chosen:
-        if requested and chosen not in requested:
-            raise ValidationError("module options", "vim_type", "{0}, but request.vimConnectionInfo names {1} VIMs only".format(
-                chosen, " and ".join(sorted(requested))))
-        return chosen
-    given = {KUBERNETES: [name for name in KUBERNETES_SELECTORS if params.get(name) not in (None, "", [], {})],
-             OPENSTACK: [name for name in OPENSTACK_SELECTORS if params.get(name) not in (None, "", {})]}
-    if len(requested) == 1:
-        (target,) = requested
-        other = OPENSTACK if target == KUBERNETES else KUBERNETES
-        if given[other] and not given[target]:
-            raise ValidationError("module options", "request.vimConnectionInfo", "names a{0} {1} VIM, but {2} connection options are set ({3})".format(
-                "n" if target == OPENSTACK else "", LABELS[target], LABELS[other], ", ".join(given[other])))
-        return target
-    if given[KUBERNETES] and given[OPENSTACK]:
-        raise ValidationError("module options", "vim_type", AMBIGUOUS.format(
-            "Kubernetes options ({0}) and OpenStack options ({1}) are both set".format(", ".join(given[KUBERNETES]), ", ".join(given[OPENSTACK]))))
-    for target in (OPENSTACK, KUBERNETES):
-        if given[target]:
-            return target
-    kubernetes_variables = [variable for name in KUBERNETES_SELECTORS for variable in K8S_AUTH_ENV.get(name, ())]
-    from_environment = {KUBERNETES: [variable for variable in kubernetes_variables if environ.get(variable)],
-                        OPENSTACK: [variable for variable in OPENSTACK_ENVIRONMENT if environ.get(variable)]}
-    from_environment[KUBERNETES] += [variable for variable in K8S_PROXY_HEADERS_ENV.values() if environ.get(variable)]
-    if from_environment[KUBERNETES] and from_environment[OPENSTACK]:
-        raise ValidationError("module options", "vim_type", AMBIGUOUS.format("the environment has Kubernetes ({0}) and OpenStack ({1}) credentials".format(
-            ", ".join(from_environment[KUBERNETES]), ", ".join(from_environment[OPENSTACK]))))
-    return OPENSTACK if from_environment[OPENSTACK] else KUBERNETES
-
-
-LABELS = {OPENSTACK: "OpenStack", KUBERNETES: "Kubernetes"}
-
-
-def requested_vims(params):
-    """The VIM types the request's vimConnectionInfo names (Tacker's vimType values)."""
-    request = params.get("request")
-    connections = request.get("vimConnectionInfo") if isinstance(request, dict) else None
-    if not connections:
-        return set()
-    items = connections.values() if isinstance(connections, dict) else connections
-    types = {(item or {}).get("vimType") for item in items if isinstance(item, dict) or item is None}
-    found = set()
-    if types & set(OPENSTACK_VIM_TYPES):
-        found.add(OPENSTACK)
-    if types & set(KUBERNETES_VIM_TYPES):
-        found.add(KUBERNETES)
-    return found
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import OPENSTACK
 
 
 def require_client(module, target):

@@ -437,24 +437,24 @@ def test_terminate_deletes_only_what_the_instance_created(ansible_task, k8s_lab,
 def test_two_concurrent_operations_cannot_both_succeed(ansible_task, k8s_lab, multi_ns, k8s_namespace):
     """Both plan from the same record version; the second writer loses on resourceVersion before it touches the VNF."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import plan_scale
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 
     auth = {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
     done = ansible_task("vnf_instantiate", dict(auth, package=multi_ns, vnf_instance_name="racer", request=request([NO_NS], k8s_namespace)))
     assert not done.get("failed"), done.get("msg")
 
     params = dict(auth, kubeconfig=str(k8s_lab.kubeconfig), namespace=k8s_namespace, wait=True, vnf_instance_id=None, vnf_instance_name="racer")
-    api, namespace = runner.kube_api(params)
-    store, found = locate(api, namespace, name="racer")
-    first = plan_scale(api, store, found, {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}, runner.waits(params))
-    second = plan_scale(api, store, found, {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}, runner.waits(params))
+    kube = session.connect(params)
+    store, found = instance_run.locate(kube, params)
+    first = plan_scale(kube.api, store, found, {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}, waits(params))
+    second = plan_scale(kube.api, store, found, {"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}, waits(params))
     assert engine.run(first)["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
     with pytest.raises(ConflictError):
         engine.run(second)
-    _store, (instance, _op_occs, _version) = locate(api, namespace, name="racer")
+    _store, (instance, _op_occs, _version) = instance_run.locate(kube, params)
     assert {"aspectId": "vdu2_aspect", "scaleLevel": 1} in instance["instantiatedVnfInfo"]["scaleStatus"]
 
 

@@ -162,7 +162,9 @@ except ImportError:
 from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.alerts import AUTO_HEAL, format_time
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_record, record_name, records_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc_faults import FaultTracker
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.lease import LIVE, lease_status
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import vim_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 LOGGER = logging.getLogger("nfv.vnflcm.vnfc_watcher")
@@ -178,7 +180,12 @@ def options(args):
     """The source's own options with defaults, and the connection options (the modules' names); ValueError if wrong."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import AUTH_OPTIONS
     args = {key: value for key, value in (args or {}).items() if value is not None}
-    vim_type = args.pop("vim_type", None) or ("openstack" if args.get("cloud") or args.get("auth") else "kubernetes")
+    try:
+        # The modules' rule (the options only one VIM takes), without the environment: a rulebook says what it watches.
+        vim_type = vim_of(args, environ={})
+    except ValidationError as error:
+        raise ValueError("nfv.vnflcm.vnfc_watcher: {0}".format(error.msg)) from None
+    args.pop("vim_type", None)
     if vim_type not in ("kubernetes", "openstack"):
         raise ValueError("nfv.vnflcm.vnfc_watcher: vim_type must be kubernetes or openstack")
     allowed = set(AUTH_OPTIONS) if vim_type == "kubernetes" else {"validate_certs", "ca_cert", "client_cert", "client_key"} | set(OPENSTACK_OPTIONS)

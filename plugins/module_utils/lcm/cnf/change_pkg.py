@@ -21,10 +21,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import mask
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, deployed_manifests, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, label_record, resource_selector, without_new_template_label
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import pods_and_owners
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import object_key
@@ -32,9 +34,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, deployed_manifests, judged, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits, private_state, sizing_rules, vnfc_changes, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -65,9 +68,10 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
         # A CNF's old-VNF hook is read from the new package (its retry plans again from that package alone).
         raise ValidationError(occ.CHANGE_VNFPKG, "current_package", "is used on OpenStack only: on Kubernetes the hooks are read from the new package")
     with load_package(params["package"]) as package:
-        return runner.on_instance(lambda api, store, found, request, waits: plan_change_pkg(
-            api, store, found, package, request, waits, params["allow_package_scripts"], params.get(ROLLOUT) or ONE_AT_A_TIME),
-            params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
+        def planner(api, store, found, request, waits):
+            return plan_change_pkg(api, store, found, package, request, waits, params["allow_package_scripts"], params.get(ROLLOUT) or ONE_AT_A_TIME)
+
+        return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
 def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False, rollout=ONE_AT_A_TIME):
@@ -337,10 +341,8 @@ def coordinate(api, instance, vdu_id, workload, document, rollback, waits):
     namespace = instance_namespace(instance)
     vdu_param = next((item for item in document["vdu_params"] if item["vdu_id"] == vdu_id), {})
     kind, name = workload
-    pods = api.list("v1", "Pod", namespace, resource_selector(instance["id"]))
-    owners = api.list("apps/v1", "ReplicaSet", namespace, resource_selector(instance["id"]))
-    owners += [obj for obj in [api.get("v1" if kind == "Pod" else "apps/v1", kind, name, namespace)] if obj is not None and kind != "Pod"]
-    records = {vdu_id: {"object": {"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": name, "namespace": namespace}}}}
+    records = {vdu_id: {"object": {"apiVersion": "v1" if kind == "Pod" else "apps/v1", "kind": kind, "metadata": {"name": name, "namespace": namespace}}}}
+    pods, owners = pods_and_owners(api, namespace, instance["id"], records)
     ips = {pod["metadata"]["name"]: (pod.get("status") or {}).get("podIP") for pod in pods}
     for item in vnfc_resource_info(records, pods, owners, namespace=namespace):
         pod = item["computeResource"]["resourceId"]

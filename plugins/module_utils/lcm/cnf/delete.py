@@ -7,23 +7,16 @@
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import belongs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import belongs, recorded_resources
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 
 def run_delete(params, check_mode=False, diff_mode=False):
-    api, namespace = runner.kube_api(params)
-    result = identifier.delete_identifier(runner.locator(api, namespace, params), left_objects(api), check_mode, diff_mode,
-                                          unclaim=runner.unclaimer(api, namespace, params))
-    return runner.with_api_calls(result, api)
-
-
-def then_delete(result, api, namespace, params, check_mode, diff_mode):
-    """vnf_terminate with delete_instance: the identifier goes after the terminate's ``result``, on the same connection."""
-    result = identifier.terminate_then_delete(result, runner.locator(api, namespace, params), left_objects(api), check_mode, diff_mode)
-    return runner.with_api_calls(result, api)
+    kube = session.connect(params)
+    return identifier.run_delete(kube, params, left_objects(kube.api), check_mode, diff_mode)
 
 
 def left_objects(api):

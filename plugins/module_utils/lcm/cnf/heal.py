@@ -14,11 +14,11 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import kind_of, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, refresh_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import fresh_pod, pods_replaced, recreate_pod, wait_recreated
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -29,7 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 def run_heal(params, check_mode=False, diff_mode=False):
     """vnf_heal on Kubernetes."""
-    return runner.on_instance(plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
+    return instance_run.on_instance(session.connect(params), plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
 def plan_heal(api, store, found, request, waits=None, healed_before=()):
@@ -81,7 +81,7 @@ def plan_heal(api, store, found, request, waits=None, healed_before=()):
         replaced = [item["id"] for item in targets]
         result = None
         if waits.enabled and targets:
-            deadline.poll(lambda: pods_replaced(api, instance, targets), "replacement pods of {0}".format(", ".join(chosen)))
+            deadline.poll(lambda: pods_replaced(api, instance_namespace(instance), targets), "replacement pods of {0}".format(", ".join(chosen)))
             workloads = {item["metadata"]["workloadName"]: workload_of(instance, item) for item in targets if item["metadata"]["workloadKind"] != "Pod"}
             wait_ready(api, list(workloads.values()), deadline)
             # A workload's status can still be the one from before the pods were deleted: count the new pods themselves.
@@ -122,50 +122,6 @@ def vnfcs_per_vdu(instance):
 def with_vnfcs(instance, wanted):
     """``instance`` when it has ``wanted`` VNFCs per VDU, else None (for a poll)."""
     return instance if vnfcs_per_vdu(instance) == wanted else None
-
-
-def pods_replaced(api, instance, targets):
-    """Every replaced pod is gone (or, for a bare Pod, back with a new UID)."""
-    namespace = instance_namespace(instance)
-    for item in targets:
-        live = api.get("v1", "Pod", item["computeResource"]["resourceId"], namespace)
-        if live is not None and live["metadata"].get("uid") == item["metadata"].get("podUid"):
-            return False
-    return True
-
-
-def recreate_pod(api, old, new, deadline):
-    """Create ``new`` under the name of the deleted pod ``old`` once that name is free (then :func:`wait_recreated`)."""
-    wait_gone(api, [old], deadline)
-    api.create(new)
-
-
-def wait_recreated(api, pods, deadline):
-    """Until every recreated bare Pod is there and ready.
-
-    A deleter that does not check the UID (kwok finishes a deletion by name; a kubelet would not) can
-    take a recreated pod when it comes late: such a pod is created again, until the deadline.
-    """
-    def back():
-        ready = True
-        for pod in pods:
-            meta = pod["metadata"]
-            live = api.get("v1", "Pod", meta["name"], meta.get("namespace"))
-            if live is None:
-                create_or_adopt(api, pod, (meta.get("labels") or {}).get(INSTANCE_ID_LABEL))
-            ready = ready and live is not None and is_ready(live)
-        return ready
-
-    if pods:
-        deadline.poll(back, "Pod {0} to be recreated".format(", ".join(pod["metadata"]["name"] for pod in pods)))
-
-
-def fresh_pod(live):
-    """A bare Pod to recreate under its name: its spec and identity, not its runtime state."""
-    meta = live["metadata"]
-    spec = {key: value for key, value in live["spec"].items() if key != "nodeName"}
-    keep = {key: meta[key] for key in ("name", "namespace", "labels", "annotations") if key in meta}
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": keep, "spec": spec}
 
 
 def plan_resume(api, store, found, failed_op_occ, event, waits=None, **options):

@@ -14,6 +14,7 @@ import functools
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import first_error, run_all, settle
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, delete_owned, deployed_manifests, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import create_waves, sort_for_create, sort_for_delete
@@ -22,26 +23,21 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import Secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
-    create_or_adopt,
-    delete_owned,
-    deployed_manifests,
-    judged,
     recorded_resources,
     refresh_vnfcs,
     with_pending_resources,
     without_instantiated_info,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
     VNFC_COUNTS,
     Waits,
-    creation_fields,
     private_state,
     sizing_rules,
     vnfc_changes,
-    with_metadata_warning,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -53,17 +49,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def run_instantiate(params, check_mode=False, diff_mode=False):
-    """vnf_instantiate on Kubernetes: the package is read, and closed, while the operation is planned."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+    """vnf_instantiate on Kubernetes (lcm/instantiation.py). The VNFD's interface scripts the package lacks are refused only
+    when they are to run (interface_scripts.py)."""
+    kube = session.connect(params)
 
-    api, _namespace = runner.kube_api(params)
-    # No operation for the reader: the VNFD's interface scripts it lacks are refused only when they are to run (interface_scripts.py).
-    with load_package(params["package"]) as package:
-        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
-        operation = plan_instantiate(api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
-                                     params["allow_cluster_scoped"], waits_of(params), params.get("namespace"), metadata, params["allow_package_scripts"])
-    operation = with_metadata_warning(operation, metadata)
-    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), api)
+    def plan(package, name, description, metadata):
+        return plan_instantiate(kube.api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
+                                params["allow_cluster_scoped"], waits_of(params), params.get("namespace"), metadata, params["allow_package_scripts"])
+
+    return instantiation.run_instantiate(kube, params, plan, check_mode, diff_mode)
 
 
 def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",

@@ -18,9 +18,11 @@ import posixpath
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, kind_of, load_manifests, name_of, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import label_object, label_record, resource_selector
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import instance_pods, recreate_pod, wait_recreated
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import CONFIG_KINDS, object_key, pod_spec_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     ACTION_RECREATE,
@@ -34,9 +36,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.heal import recreate_pod, wait_recreated
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import create_or_adopt, judged, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, new_vnfd_of, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -58,8 +60,8 @@ def run_modify(params, check_mode=False, diff_mode=False):
 
     # No operation: the package's modify hooks (Tacker mgmt drivers) are the role's business, not this module's.
     with optional_package(params.get("package")) as package:
-        return runner.on_instance(lambda api, store, found, request, waits: plan_modify(api, store, found, request, package, params["delete_removed"], waits),
-                                  params, check_mode, diff_mode, name=occ.MODIFY_INFO)
+        planner = functools.partial(plan_modify, package=package, delete_removed=params["delete_removed"])
+        return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.MODIFY_INFO)
 
 
 def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None, retry_of=None):
@@ -303,7 +305,7 @@ def carry_out(api, instance, update, progress, waits, keep_rollback=True):
     wait_recreated(api, recreated, deadline)
     if waits.enabled and rolled:
         deleted_pods = {pod for entry in plan["restart"] for pod in entry.get("pods", ())}
-        deadline.poll(lambda: not deleted_pods & {name_of(pod) for pod in api.list("v1", "Pod", namespace, resource_selector(instance["id"]))},
+        deadline.poll(lambda: not deleted_pods & {name_of(pod) for pod in instance_pods(api, namespace, instance["id"])},
                       "the replaced pods to be gone")
         wait_ready(api, [{"apiVersion": API_VERSIONS[item["kind"]], "kind": item["kind"], "metadata": {"name": item["name"], "namespace": namespace}}
                          for item in rolled if item["kind"] not in ("CronJob", "Job", "Pod")], deadline)

@@ -13,9 +13,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import locate, recorded_resources, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     OnDemand, Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
@@ -61,8 +62,9 @@ def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on Kubernetes: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
     if params.get("skip_coordination"):
         raise ValidationError("vnf_lcm_op_occ", "skip_coordination", "is used on OpenStack only (the rollback of a change of package on Heat)")
-    api, namespace = runner.kube_api(params)
-    store, found = locate(api, namespace, params.get("vnf_instance_id"), params.get("vnf_instance_name"))
+    kube = session.connect(params)
+    api = kube.api
+    store, found = instance_run.locate(kube, params)
     event = params["action"]
 
     def plan(failed, record):
@@ -87,7 +89,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
-    return runner.with_api_calls(result, api)
+    return instance_run.with_api_calls(result, kube)
 
 
 def as_live(api, instance, waits=None):

@@ -10,11 +10,13 @@ import functools
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import judged, refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
     VNFC_COUNTS,
@@ -29,30 +31,21 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
-    changed_levels,
-    counts_after,
-    counts_at_levels,
-    scale_level_after,
-    target_scale_levels,
-)
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
-    SCALE_VNF_REQUEST,
-    SCALE_VNF_TO_LEVEL_REQUEST,
-    validate_scale_request,
-    validate_scale_to_level_request,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import scale_level_after, target_scale_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST, SCALE_VNF_TO_LEVEL_REQUEST
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_scale_request, validate_scale_to_level_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 
 def run_scale(params, check_mode=False, diff_mode=False):
     """vnf_scale on Kubernetes."""
-    return runner.on_instance(plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
+    return instance_run.on_instance(session.connect(params), plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
 
 
 def run_scale_to_level(params, check_mode=False, diff_mode=False):
     """vnf_scale_to_level on Kubernetes."""
-    return runner.on_instance(plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
+    return instance_run.on_instance(session.connect(params), plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
 
 
 def plan_scale(api, store, found, request, waits=None):

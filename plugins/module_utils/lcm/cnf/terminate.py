@@ -21,6 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import (
     claims_of,
     template_names,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import belongs, delete_owned
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_delete
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_name
@@ -28,14 +29,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
-    belongs,
-    delete_owned,
-    recorded_resources,
-    with_pending_resources,
-    without_instantiated_info,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, with_pending_resources, without_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -54,20 +49,13 @@ STALLED_NEXT = ("VNF instance {0} stays FAILED_TEMP: release what holds them, th
 
 
 def run_terminate(params, check_mode=False, diff_mode=False):
-    """vnf_terminate on Kubernetes; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
-    api, namespace = runner.kube_api(params)
-    result = runner.on_instance(plan_terminate, params, check_mode, diff_mode, missing_ok=True, client=(api, namespace), name=occ.TERMINATE)
-    unclaim = runner.unclaimer(api, namespace, params)
-    if unclaim and result.get("vnf_instance") is None:
-        # Here only: a terminate that finds its instance needs nothing of lcm/delete.py.
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.delete import terminate_or_unclaim
+    """vnf_terminate on Kubernetes (lcm/delete.py: with delete_instance, the identifier goes next, on the same connection)."""
+    # Imported here: the other modules that import this file (vnf_lcm_op_occ's resume) need nothing of them.
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.delete import left_objects
 
-        result = runner.with_api_calls(terminate_or_unclaim(result, unclaim, check_mode, diff_mode), api)
-    if not params.get("delete_instance"):
-        return result
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.delete import then_delete
-
-    return then_delete(result, api, namespace, params, check_mode, diff_mode)
+    kube = session.connect(params)
+    return identifier.run_terminate(kube, plan_terminate, params, left_objects(kube.api), check_mode, diff_mode)
 
 
 def plan_terminate(api, store, found, request, waits=None):

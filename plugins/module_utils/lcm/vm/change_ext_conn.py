@@ -20,7 +20,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     located_stack,
@@ -41,7 +42,7 @@ WHAT = sol_change_ext_conn.WHAT
 
 def run_change_ext_conn(params, check_mode=False, diff_mode=False):
     """vnf_change_ext_conn on OpenStack."""
-    return runner.on_instance(plan_change_ext_conn, occ.CHANGE_EXT_CONN)(params, check_mode, diff_mode)
+    return instance_run.on_instance(session.connect(params), plan_change_ext_conn, params, check_mode, diff_mode, name=occ.CHANGE_EXT_CONN)
 
 
 def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False, retry=False):

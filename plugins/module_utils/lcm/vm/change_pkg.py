@@ -30,9 +30,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -65,12 +65,13 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
 
     if params.get(ROLLOUT) == SIDE_BY_SIDE:
         raise ValidationError(occ.CHANGE_VNFPKG, ROLLOUT, "side_by_side is for Kubernetes: on OpenStack the VNFCs of vdu_params change one at a time")
-    vim, store, found = runner.locate(params)
+    vim = session.connect(params)
+    store, found = instance_run.locate(vim, params)
     engine.require_idle(store, found, occ.CHANGE_VNFPKG, check_mode=check_mode)
     with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:
         operation = plan_change_pkg(vim, store, found, package, params["request"], waits_of(params), preview=check_mode or diff_mode,
                                     allow_scripts=params.get("allow_package_scripts"), current_package=current)
-    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
+    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
 def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False, current_package=None):

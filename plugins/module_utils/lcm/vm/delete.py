@@ -6,21 +6,12 @@
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 
 def run_delete(params, check_mode=False, diff_mode=False):
-    vim = runner.heat_vim(params)
-    result = identifier.delete_identifier(lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"],
-                                          unclaim=runner.unclaimer(vim, params))
-    return runner.with_api_calls(result, vim)
-
-
-def then_delete(result, vim, params, check_mode, diff_mode):
-    """vnf_terminate with delete_instance: the identifier goes after the terminate's ``result``, on the same connection."""
-    result = identifier.terminate_then_delete(result, lambda: runner.located(vim, params), left_stack, check_mode, diff_mode, params["wait_timeout"])
-    return runner.with_api_calls(result, vim)
+    return identifier.run_delete(session.connect(params), params, left_stack, check_mode, diff_mode, params["wait_timeout"])
 
 
 def left_stack(instance):

@@ -15,7 +15,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_e
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
@@ -26,7 +27,7 @@ HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
 
 def run_heal(params, check_mode=False, diff_mode=False):
     """vnf_heal on OpenStack."""
-    return runner.on_instance(plan_heal, occ.HEAL)(params, check_mode, diff_mode)
+    return instance_run.on_instance(session.connect(params), plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
 def plan_heal(vim, store, found, request, waits=None, preview=False):

@@ -13,11 +13,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import th
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, stack_name, stack_tags, with_record_resource
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, interface_scripts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, creation_fields, private_state, vnfc_changes, with_metadata_warning
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -41,18 +42,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def run_instantiate(params, check_mode=False, diff_mode=False):
-    """vnf_instantiate on OpenStack: the package is read, and closed, while the operation is planned."""
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+    """vnf_instantiate on OpenStack (lcm/instantiation.py). It needs the VNFD and the BaseHOT (and a user-data script the user
+    allows): hook scripts are the role's (they only warn here), and images come from Glance by name, not from the package."""
+    vim = session.connect(params)
 
-    vim = runner.heat_vim(params)
-    # The module needs the VNFD and the BaseHOT (and a user-data script the user allows): hook scripts are the role's (they only warn here),
-    # and images come from Glance by name, not from the package.
-    with load_package(params["package"]) as package:
-        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
-        operation = plan_instantiate(vim, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params),
-                                     preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata)
-    operation = with_metadata_warning(operation, metadata)
-    return runner.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
+    def plan(package, name, description, metadata):
+        return plan_instantiate(vim, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params),
+                                preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata)
+
+    return instantiation.run_instantiate(vim, params, plan, check_mode, diff_mode)
 
 
 def load_flavour_hot(package, flavour_id):

@@ -20,7 +20,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Pa
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer, new_vnfd_of, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -38,7 +39,8 @@ def run_modify(params, check_mode=False, diff_mode=False):
 
     check_heat_options(params.get("delete_removed"))
     with optional_package(params.get("package")) as package:
-        return runner.on_instance(functools.partial(plan_modify, package=package), occ.MODIFY_INFO)(params, check_mode, diff_mode)
+        planner = functools.partial(plan_modify, package=package)
+        return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.MODIFY_INFO)
 
 
 def check_heat_options(delete_removed=False):

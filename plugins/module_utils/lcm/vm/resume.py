@@ -14,10 +14,10 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import marked_resources, vnfc_indexes
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, runner, scale, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -31,7 +31,8 @@ MARK_REASONS = (heal.HEAL_REASON, scale.SCALE_IN_REASON)
 def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
     the retry of a MODIFY_INFO that changed vnfdId, or of a CHANGE_VNFPKG that wrote nothing: the new package, option package."""
-    vim, store, found = runner.locate(params)
+    vim = session.connect(params)
+    store, found = instance_run.locate(vim, params)
     event = params["action"]
 
     def plan(failed, record):
@@ -51,7 +52,7 @@ def run_resume(params, check_mode=False, diff_mode=False):
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
                                   force=params.get("force"))
-    return runner.with_api_calls(result, vim)
+    return instance_run.with_api_calls(result, vim)
 
 
 def as_live(vim, instance, waits=None):

@@ -21,7 +21,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     located_stack,
     refreshed,
@@ -31,19 +32,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     update_stack,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import (
-    changed_levels,
-    counts_after,
-    counts_at_levels,
-    scale_level_after,
-    target_scale_levels,
-)
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import (
-    SCALE_VNF_REQUEST,
-    SCALE_VNF_TO_LEVEL_REQUEST,
-    validate_scale_request,
-    validate_scale_to_level_request,
-)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import scale_level_after, target_scale_levels
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST, SCALE_VNF_TO_LEVEL_REQUEST
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_scale_request, validate_scale_to_level_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, current_scale_levels, require_instantiation_state
 
 SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
@@ -51,12 +43,12 @@ SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
 
 def run_scale(params, check_mode=False, diff_mode=False):
     """vnf_scale on OpenStack."""
-    return runner.on_instance(plan_scale, occ.SCALE)(params, check_mode, diff_mode)
+    return instance_run.on_instance(session.connect(params), plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
 
 
 def run_scale_to_level(params, check_mode=False, diff_mode=False):
     """vnf_scale_to_level on OpenStack."""
-    return runner.on_instance(plan_scale_to_level, occ.SCALE_TO_LEVEL)(params, check_mode, diff_mode)
+    return instance_run.on_instance(session.connect(params), plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
 
 
 def plan_scale(vim, store, found, request, waits=None, preview=False):

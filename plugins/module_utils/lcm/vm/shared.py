@@ -4,7 +4,7 @@
 """VM-based VNF lifecycle on OpenStack Heat: one stack per VNF instance, one Heat resource per VNFC (or an AutoScalingGroup
 member). What every operation shares; each operation plans in its own file beside this one (instantiate.py, scale.py,
 heal.py, terminate.py, modify.py, change_pkg.py, change_ext_conn.py, delete.py), with its module's run
-(``run_<operation>``: module params to a finished operation, on runner.py's shared steps); resume.py takes a FAILED_TEMP
+(``run_<operation>``: module params to a finished operation, on lcm/instance_run.py's shared steps); resume.py takes a FAILED_TEMP
 op occ to its operation's resumer.
 
 Each ``plan_*`` validates everything (request, VNFD, and the cloud's networks, subnets, ports,
@@ -25,7 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallC
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
@@ -41,7 +41,8 @@ def recorded_flavour(flavour):
 
 
 class HeatVim:
-    """An OpenStack cloud as the driver uses it: the SDK connection, its stacks, and the call counter."""
+    """An OpenStack cloud as the driver uses it: the SDK connection, its stacks, and the call counter; the VM driver's
+    session (lcm/instance_run.py's Session)."""
 
     def __init__(self, conn, vim_id=None, vim=None):
         self.conn = conn
@@ -49,6 +50,18 @@ class HeatVim:
         self.counter = CallCounter(conn)
         self.vim_id = vim_id
         self.vim = vim
+
+    def store(self):
+        return HeatRecordStore(self.stacks)
+
+    def where(self):
+        return "in the Heat stacks of this project"
+
+    def api_calls(self):
+        return dict(self.counter.calls)
+
+    def plan(self, planner, store, found, request, waits, preview):
+        return planner(self, store, found, request, waits=waits, preview=preview)
 
 
 # ---------------------------------------------------------------------------------------------

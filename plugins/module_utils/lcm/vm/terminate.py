@@ -10,7 +10,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Op
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, server_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
@@ -18,20 +18,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 
 def run_terminate(params, check_mode=False, diff_mode=False):
-    """vnf_terminate on OpenStack; with delete_instance, the identifier goes next, on the same connection (delete.py)."""
-    vim = runner.heat_vim(params)
-    result = runner.on_instance(plan_terminate, occ.TERMINATE, missing_ok=True)(params, check_mode, diff_mode, vim=vim)
-    unclaim = runner.unclaimer(vim, params)
-    if unclaim and result.get("vnf_instance") is None:
-        # Here only: a terminate that finds its instance needs nothing of lcm/delete.py.
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.delete import terminate_or_unclaim
+    """vnf_terminate on OpenStack (lcm/delete.py: with delete_instance, the identifier goes next, on the same connection)."""
+    # Imported here: the other modules that import this file (vnf_lcm_op_occ's resume) need nothing of them.
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.delete import left_stack
 
-        result = runner.with_api_calls(terminate_or_unclaim(result, unclaim, check_mode, diff_mode), vim)
-    if not params.get("delete_instance"):
-        return result
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.delete import then_delete
-
-    return then_delete(result, vim, params, check_mode, diff_mode)
+    return identifier.run_terminate(session.connect(params), plan_terminate, params, left_stack, check_mode, diff_mode, params["wait_timeout"])
 
 
 def plan_terminate(vim, store, found, request, waits=None, preview=False):

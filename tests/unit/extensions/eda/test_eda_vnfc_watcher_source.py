@@ -231,3 +231,11 @@ def test_follower_lists_again_when_the_watch_breaks(monkeypatch):
     assert all(call == {"namespace": "cnf", "_request_timeout": 60} for call in listings)
     assert follower.synced and changed.is_set()
     assert not follower.thread.is_alive()
+
+
+def test_the_vim_follows_the_modules_rule_without_the_environment(monkeypatch):
+    monkeypatch.setenv("OS_CLOUD", "lab")
+    assert vnfc_watcher.options({"namespace": "a"})[0]["vim_type"] == "kubernetes"
+    assert vnfc_watcher.options({"region_name": "RegionOne", "cloud": "lab"})[0]["vim_type"] == "openstack"
+    with pytest.raises(ValueError, match="the VIM is ambiguous: Kubernetes options \\(kubeconfig\\) and OpenStack options \\(cloud\\)"):
+        vnfc_watcher.options({"kubeconfig": "/k", "cloud": "lab"})

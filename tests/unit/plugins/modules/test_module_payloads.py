@@ -47,8 +47,8 @@ print(json.dumps(out))
 """
 
 # The operation files of each VIM (lcm/cnf/<operation>.py, lcm/vm/<operation>.py) a module may carry: its own, and those
-# whose code its operation runs too (a container update replaces pods as heal does; a change of package rolls as a
-# container update does; terminate with delete_instance deletes the identifier). vnf_lcm_op_occ resumes every
+# whose code its operation runs too (a change of package rolls as a container update does; terminate with
+# delete_instance deletes the identifier): pod replacement is k8s/pods.py's, so modify does not carry heal. vnf_lcm_op_occ resumes every
 # operation: it carries them all.
 OPERATIONS = ("instantiate", "scale", "heal", "terminate", "delete", "modify", "change_pkg", "change_ext_conn", "resume")
 CARRIES = {
@@ -58,8 +58,8 @@ CARRIES = {
     "vnf_heal": {"heal"},
     "vnf_terminate": {"terminate", "delete"},
     "vnf_delete": {"delete"},
-    "vnf_modify": {"modify", "heal"},
-    "vnf_change_pkg": {"change_pkg", "modify", "heal"},
+    "vnf_modify": {"modify"},
+    "vnf_change_pkg": {"change_pkg", "modify"},
     "vnf_change_ext_conn": {"change_ext_conn"},
     "vnf_lcm_op_occ": set(OPERATIONS),
     "vnf_info": set(),
@@ -112,7 +112,7 @@ def test_only_the_operations_that_run_user_data_scripts_carry_their_runner(paylo
 
 
 def test_the_dispatch_reaches_no_operation(payloads):
-    # lcm/vim.py and the runners' shared helpers are in every LCM module: none of them may import an operation.
+    # lcm/vim.py, lcm/instance_run.py and the drivers' sessions are in every LCM module: none of them may import an operation.
     scale = payloads["vnf_scale"]
-    assert {"lcm/vim", "lcm/cnf/runner", "lcm/vm/runner"} <= scale
+    assert {"lcm/vim", "lcm/instance_run", "lcm/cnf/session", "lcm/vm/session"} <= scale
     assert not scale & {"lcm/cnf/resume", "lcm/vm/resume", "lcm/vm/change_pkg", "heat/change_pkg", "k8s/package_change"}

@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import pods
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate import placed_questions, shown_question
 
@@ -45,17 +46,17 @@ def pod(name):
 
 def test_a_recreated_pod_taken_by_a_late_deletion_is_created_again(monkeypatch):
     api = LateDeleter()
-    monkeypatch.setattr(heal, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    monkeypatch.setattr(pods, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
     api.create(pod("env-test"))
-    heal.wait_recreated(api, [pod("env-test")], deadline())
+    pods.wait_recreated(api, [pod("env-test")], deadline())
     assert api.creates == 2 and "env-test" in api.pods
 
 
 def test_a_pod_that_never_comes_back_ready_times_out(monkeypatch):
     api = LateDeleter(late=1000)
-    monkeypatch.setattr(heal, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
+    monkeypatch.setattr(pods, "create_or_adopt", lambda api_, obj, instance_id: api_.create(obj))
     with pytest.raises(OperationTimeout):
-        heal.wait_recreated(api, [pod("env-test")], deadline(3))
+        pods.wait_recreated(api, [pod("env-test")], deadline(3))
 
 
 def test_vnfcs_are_counted_per_vdu():

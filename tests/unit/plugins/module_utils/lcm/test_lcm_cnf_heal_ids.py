@@ -2,7 +2,7 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """A CNF VNFC's id follows its pod (Tacker v2): a heal gives the new pod a new VNFC, REMOVED + ADDED; a retry heals what
-the record still has and leaves alone a pod a first attempt replaced (lcm/cnf/heal.py, lcm/cnf/shared.py refresh_vnfcs)."""
+the record still has and leaves alone a pod a first attempt replaced (lcm/cnf/heal.py, k8s/pods.py live_vnfc_info)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import (
     with_deployed,
     with_deployed_replicas,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import deployed_manifests
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import deployed_manifests
 
 K = "Files/kubernetes/"
 

@@ -9,9 +9,8 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner as cnf_runner
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, runner as vm_runner, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, storage_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeCompute, FakeConn, FakeStacks
@@ -140,14 +139,14 @@ def test_a_closed_loop_heal_is_an_automatic_invocation_naming_its_alert(healing)
              "alerts": [{"fingerprint": "5ef77f1f8a3ecb8d", "startsAt": "2026-01-02T03:00:00Z"}]}
     request = {"vnfcInstanceId": ["VDU1-srv-1"], "additionalParams": {"nfv_vnflcm_closed_loop": cause}}
     operation = vm_heal.plan_heal(vim, store, found, request)
-    operation.automatic_invocation = vm_runner.automatic_invocation({"automatic_invocation": True})
+    operation.automatic_invocation = instance_run.automatic_invocation({"automatic_invocation": True})
     done = engine.run(operation, False, False)["vnf_lcm_op_occ"]
     assert done["isAutomaticInvocation"] is True and done["operationParams"]["additionalParams"]["nfv_vnflcm_closed_loop"] == cause
 
 
 def test_an_operation_asked_by_a_user_is_not_automatic(healing):
     vim, _stacks, store, found = healing
-    assert not vm_runner.automatic_invocation({}) and not cnf_runner.automatic_invocation({"automatic_invocation": None})
-    assert cnf_runner.automatic_invocation({"automatic_invocation": True})
+    assert not instance_run.automatic_invocation({}) and not instance_run.automatic_invocation({"automatic_invocation": None})
+    assert instance_run.automatic_invocation({"automatic_invocation": True})
     done = engine.run(vm_heal.plan_heal(vim, store, found, {"vnfcInstanceId": ["VDU1-srv-1"]}), False, False)["vnf_lcm_op_occ"]
     assert done["isAutomaticInvocation"] is False

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_select import KUBERNETES, OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import KUBERNETES, OPENSTACK, vim_of
 
 OPENSTACK_VIM = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://k/v3"}}}
 
@@ -35,13 +35,14 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
 
 
 def test_each_module_names_its_operations_run_on_either_vim(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale, terminate
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale as vm_scale
     from ansible_collections.nfv.vnflcm.plugins.modules import vnf_scale, vnf_scale_to_level, vnf_terminate
 
     seen = []
-    monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
-    monkeypatch.setattr(runner, "on_instance", lambda planner, params, check_mode, diff_mode, missing_ok=False, client=None, name=None:
+    monkeypatch.setattr(session, "connect", lambda params: session.KubeSession("api", "default"))
+    monkeypatch.setattr(instance_run, "on_instance", lambda kube, planner, params, check_mode, diff_mode, missing_ok=False, name=None:
                         seen.append((planner, missing_ok, name)))
     vnf_scale.run_on(KUBERNETES)({})
     vnf_scale_to_level.run_on(KUBERNETES)({})
@@ -77,26 +78,29 @@ def refuses_before_planning(run):
 
 def test_an_unfinished_op_occ_is_named_before_a_kubernetes_plan(monkeypatch):
     # A plan drawn on what a killed terminate half deleted would fail with the VIM's words (a dry run's 404).
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner, scale
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session
 
-    monkeypatch.setattr(runner, "kube_api", lambda params: ("api", "default"))
-    monkeypatch.setattr(runner, "locate", lambda api, namespace, instance_id, name: ("store", UNFINISHED))
+    monkeypatch.setattr(session, "connect", lambda params: session.KubeSession("api", "default"))
+    monkeypatch.setattr(instance_run, "locate", lambda kube, params: ("store", UNFINISHED))
     monkeypatch.setattr(scale, "plan_scale", lambda *args: pytest.fail("planned"))
     refuses_before_planning(scale.run_scale)
 
 
 def test_an_unfinished_op_occ_is_named_before_a_heat_plan(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale, session
 
-    monkeypatch.setattr(runner, "heat_vim", lambda params: "vim")
-    monkeypatch.setattr(runner, "located", lambda vim, params: ("store", UNFINISHED))
-    refuses_before_planning(runner.on_instance(lambda *args, **kwargs: pytest.fail("planned"), "SCALE"))
+    monkeypatch.setattr(session, "connect", lambda params: "vim")
+    monkeypatch.setattr(instance_run, "locate", lambda vim, params: ("store", UNFINISHED))
+    monkeypatch.setattr(scale, "plan_scale", lambda *args, **kwargs: pytest.fail("planned"))
+    refuses_before_planning(scale.run_scale)
 
 
 def test_side_by_side_rollout_is_refused_on_openstack_before_the_cloud_is_reached(monkeypatch):
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg, runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg, session
 
-    monkeypatch.setattr(runner, "heat_vim", lambda params: pytest.fail("connected"))
+    monkeypatch.setattr(session, "connect", lambda params: pytest.fail("connected"))
     with pytest.raises(ValidationError) as refused:
         change_pkg.run_change_pkg({"rollout": "side_by_side", "package": "/nowhere", "request": {}})
     assert "rollout" in str(refused.value) and "Kubernetes" in str(refused.value)
@@ -106,7 +110,7 @@ NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 
 
 @pytest.mark.parametrize("imported, absent", [
-    ("lcm.vim", ("kubernetes", "openstack", NFV + "lcm.cnf.runner", NFV + "lcm.vm.runner")),
+    ("lcm.vim", ("kubernetes", "openstack", NFV + "lcm.cnf.session", NFV + "lcm.vm.session")),
     # Scale, heal and terminate compile neither the reader nor the container update / change of package planners.
     ("lcm.cnf.scale", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.modify", NFV + "lcm.cnf.change_pkg", NFV + "k8s.package_change")),
     ("lcm.cnf.terminate", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.scale", NFV + "lcm.cnf.heal", NFV + "lcm.delete")),
@@ -157,7 +161,7 @@ def test_vnf_info_carries_the_record_stores_not_the_lcm_drivers():
 
 def test_vnf_info_imports_nothing_of_the_other_vim():
     code = ("import sys; from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import info; "
-            "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.cnf.runner', '{0}lcm.vm.runner') if name in sys.modules))").format(NFV)
+            "print(sorted(name for name in ('kubernetes', 'openstack', '{0}lcm.cnf.session', '{0}lcm.vm.session') if name in sys.modules))").format(NFV)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
 
@@ -169,33 +173,33 @@ KUBECONFIG = {"apiVersion": "v1", "kind": "Config", "current-context": "lab",
 
 
 def test_a_kubernetes_request_naming_another_api_server_is_refused_before_any_call():
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
     request = {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes", "interfaceInfo": {"endpoint": "https://K8S_API_HOST:6443"},
                                               "accessInfo": {"bearer_token": "tok-request"}}}}
     with pytest.raises(ValidationError) as raised:
-        runner.kube_api({"kubeconfig": KUBECONFIG, "request": request})
+        session.connect({"kubeconfig": KUBECONFIG, "request": request})
     message = str(raised.value)
     assert "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names https://k8s_api_host:6443, but the module connects to " \
            "https://127.0.0.1:40123 (the kubeconfig's server" in message and "tok-" not in message, message
     request["vimConnectionInfo"]["vim1"]["interfaceInfo"]["endpoint"] = "https://127.0.0.1:40123/"
-    api, namespace = runner.kube_api({"kubeconfig": KUBECONFIG, "request": request})
-    assert api.calls["write"] == 0 and namespace == "default"
+    kube = session.connect({"kubeconfig": KUBECONFIG, "request": request})
+    assert kube.api.calls["write"] == 0 and kube.namespace == "default"
 
 
 def test_an_openstack_request_naming_another_keystone_than_the_cloud_is_refused(monkeypatch):
     import openstack
     from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import runner
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
     # The connection as openstacksdk builds it, without authenticating (no Keystone here).
     monkeypatch.setattr(cloud, "connect", lambda options: openstack.connect(load_yaml_config=False, load_envvars=False, **options))
     auth = {"auth_url": "http://keystone.lab:5000/v3", "username": "u", "password": "pw-auth", "project_name": "p"}
     request = {"vimConnectionInfo": {"vim1": dict(OPENSTACK_VIM["vim1"], accessInfo={"password": "pw-request"})}}
     with pytest.raises(ValidationError) as raised:
-        runner.heat_vim({"auth": auth, "auth_type": "password", "request": request})
+        session.connect({"auth": auth, "auth_type": "password", "request": request})
     message = str(raised.value)
     assert "request.vimConnectionInfo.vim1.interfaceInfo.endpoint: names http://k:80, but the module connects to http://keystone.lab:5000 " \
            "(the auth option; without cloud and auth the module connects to the request's)" in message and "pw-" not in message, message
     request["vimConnectionInfo"]["vim1"]["interfaceInfo"]["endpoint"] = "http://KEYSTONE.lab:5000/"
-    assert runner.heat_vim({"auth": auth, "auth_type": "password", "request": request}).vim_id == "vim1"
+    assert session.connect({"auth": auth, "auth_type": "password", "request": request}).vim_id == "vim1"
     # Without cloud and auth, the connection is the request's: the same Keystone by construction.
-    assert cloud.keystone_url(runner.heat_vim({"request": request}).conn) == "http://KEYSTONE.lab:5000/"
+    assert cloud.keystone_url(session.connect({"request": request}).conn) == "http://KEYSTONE.lab:5000/"

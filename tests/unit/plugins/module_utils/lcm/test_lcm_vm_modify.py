@@ -13,9 +13,9 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import RECORD_RESOURCE, HeatRecordStore, name_tag
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, resume as vm_resume, runner as vm_runner, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm_modify, resume as vm_resume, session as vm_session, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import new_vnf_instance
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeStacks
@@ -286,11 +286,12 @@ def test_a_new_vnfd_of_an_instance_not_instantiated_is_taken_without_comparing(d
 def test_heat_modify_reads_the_package_it_is_given(monkeypatch, fixtures_dir):
     seen = {}
 
-    def on_instance(planner, name):
+    def on_instance(vim, planner, params, check_mode=False, diff_mode=False, *, name, missing_ok=False):
         seen["planner"], seen["name"] = planner, name
-        return lambda params, check_mode, diff_mode: {"changed": False}
+        return {"changed": False}
 
-    monkeypatch.setattr(vm_runner, "on_instance", on_instance)
+    monkeypatch.setattr(vm_session, "connect", lambda params: "vim")
+    monkeypatch.setattr(instance_run, "on_instance", on_instance)
     params = {"package": os.path.join(fixtures_dir, "userdata_standard"), "delete_removed": False}
     assert vm_modify.run_modify(params) == {"changed": False}
     assert seen["name"] == "MODIFY_INFO" and seen["planner"].keywords["package"].to_dict()["vnfd"]["descriptor_id"] == OLD_VNFD

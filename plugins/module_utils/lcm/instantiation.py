@@ -1,0 +1,26 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_instantiate's run on any driver: the package is read, and closed, while the driver plans the operation.
+
+Apart from lcm/instance_run.py, which every module carries: only the modules that read a package carry the reader.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, with_metadata_warning
+
+
+def run_instantiate(session: instance_run.Session, params: dict, plan: Callable[..., engine.Operation], check_mode: bool = False,
+                    diff_mode: bool = False) -> dict:
+    """``plan(package, name, description, metadata)``: the driver's plan of the instance the module options create."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+
+    with load_package(params["package"]) as package:
+        name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
+        operation = plan(package, name, description, metadata)
+    operation = with_metadata_warning(operation, metadata)
+    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode), session)
