@@ -198,7 +198,7 @@ class AsgBench(Bench):
 
     def baseline_scale(self, path: str, nfv_for, count: int, before, remove: bool):
         """Tacker's scale of a group: on scale in, the newest members marked unhealthy first (so Heat removes them)."""
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import members_to_remove
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import members_to_remove
 
         if remove:
             for member in members_to_remove(self.resources(path), {VDU: count}):
@@ -207,7 +207,7 @@ class AsgBench(Bench):
 
     def baseline_heal(self, path: str, server_id: str, before):
         """Tacker's heal of a group member: the member (its nested stack) marked unhealthy, then an update with no change."""
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import heal_targets
 
         for resource in heal_targets(self.resources(path), {server_id}):
             self.mark_unhealthy(resource)
@@ -216,7 +216,7 @@ class AsgBench(Bench):
     def baseline_change(self, path: str, new_stack, count: int, before):
         """Tacker's RollingUpdate of the group's members: each member's flavor and image-VDU1 set in the group's
         nested stack (one PATCH of that stack, waited for), then one PATCH of the top stack with the new package."""
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import vnfc_parts
 
         template, files, nfv_for, _ = new_stack
         nfv = nfv_for(count)
@@ -242,7 +242,7 @@ class AsgBench(Bench):
 
     def vdu_servers(self, path: str) -> list:
         """Server ids of VDU1's members, oldest first (a check, not measured)."""
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import vnfc_parts
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import vnfc_parts
 
         parts = [vnfc for vnfc in vnfc_parts(self.resources(path)).values() if vnfc["vdu"] == VDU]
         return [item["physical_resource_id"] for vnfc in sorted(parts, key=lambda vnfc: vnfc["index"]) for item in vnfc["servers"].values()]

@@ -153,22 +153,20 @@ api_calls:
   sample: {read: 14, write: 1, heat_write: 1}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: there is one on OpenStack only."""
-    if vim != OPENSTACK:
-        raise ValidationError("ChangeExtVnfConnectivityRequest", None, "ChangeExtVnfConnectivity is only for the OpenStack VIM: CNF external "
-                              "connectivity is the package's Services")
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn
-
-    return change_ext_conn.run_change_ext_conn
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    change_ext_conn.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_ext_conn as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn as vm
+    return cnf, vm
 
 
 def main():
-    module_main("change_ext_conn", run_on, {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("change_ext_conn", "change_ext_conn.run_change_ext_conn", {"request": {"type": "dict", "required": True}},
+                ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

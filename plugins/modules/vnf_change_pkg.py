@@ -372,23 +372,23 @@ api_calls:
   sample: {read: 30, write: 5, heat_write: 5}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg
-    return change_pkg.run_change_pkg
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    change_pkg.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm
+    return cnf, vm
 
 
 def main():
     spec = {"package": {"type": "path", "required": True}, "current_package": {"type": "path"}, "request": {"type": "dict", "required": True},
             "allow_package_scripts": {"type": "bool", "default": False},
             "rollout": {"type": "str", "choices": ["one_at_a_time", "side_by_side"], "default": "one_at_a_time"}}
-    module_main("change_pkg", run_on, spec, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    module_main("change_pkg", "change_pkg.run_change_pkg", spec, ("kubernetes", "openstack", "wait", "instance"),
+                required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

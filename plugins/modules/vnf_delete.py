@@ -114,20 +114,19 @@ api_calls:
   sample: {read: 2, write: 2}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import delete
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete
-    return delete.run_delete
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    delete.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import delete as vm
+    return cnf, vm
 
 
 def main():
-    module_main("delete", run_on, {}, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    module_main("delete", "delete.run_delete", {}, ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":

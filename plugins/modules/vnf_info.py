@@ -106,11 +106,19 @@ name_claim:
            2026-11-28T10:00:00Z), gone, no instance: its runner (pid 4242 on awx-ee-1) has exited"}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import info_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
+
+
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    info.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import info as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import info as vm
+    return cnf, vm
 
 
 def main():
-    info_main({}, ("kubernetes", "openstack", "instance", "wait"))
+    module_main("info", "info.run_info", {}, ("kubernetes", "openstack", "instance", "wait"))
 
 
 if __name__ == "__main__":

@@ -470,22 +470,20 @@ api_calls:
   sample: {read: 10, write: 4}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import instantiate
-    return instantiate.run_instantiate
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    instantiate.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import instantiate as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate as vm
+    return cnf, vm
 
 
 def main():
     module_main(
-        "instantiate",
-        run_on,
+        "instantiate", "instantiate.run_instantiate",
         {
             "package": {"type": "path", "required": True},
             "request": {"type": "dict", "required": True},

@@ -197,20 +197,19 @@ api_calls:
   sample: {read: 12, write: 5}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume
-    return resume.run_resume
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    resume.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume as vm
+    return cnf, vm
 
 
 def main():
-    module_main("op_occ", run_on, {
+    module_main("op_occ", "resume.run_resume", {
         "action": {"type": "str", "required": True, "choices": ["retry", "rollback", "fail"]},
         "vnf_lcm_op_occ_id": {"type": "str"},
         "force": {"type": "bool", "default": False},

@@ -249,20 +249,19 @@ api_calls:
   sample: {read: 20, write: 9}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import modify
-    return modify.run_modify
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    modify.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import modify as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm
+    return cnf, vm
 
 
 def main():
-    module_main("modify", run_on, {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
+    module_main("modify", "modify.run_modify", {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
                                    "delete_removed": {"type": "bool", "default": False}},
                 ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 

@@ -133,20 +133,19 @@ api_calls:
   sample: {read: 6, write: 0}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale
-    return scale.run_scale_to_level
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    scale.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale as vm
+    return cnf, vm
 
 
 def main():
-    module_main("scale_to_level", run_on, {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
+    module_main("scale_to_level", "scale.run_scale_to_level", {"request": {"type": "dict", "required": True}}, ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 

@@ -190,20 +190,19 @@ api_calls:
   sample: {read: 8, write: 3}
 """
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import OPENSTACK, module_main
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import module_main
 
 
-def run_on(vim):
-    """This module's run on ``vim``: only that VIM's path is imported, and Ansible packs both (it follows function-level imports)."""
-    if vim == OPENSTACK:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import terminate
-    else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import terminate
-    return terminate.run_terminate
+def packed():
+    """Never called: Ansible packs into this module's payload what its imports reach, and these are every driver's
+    terminate.py, of which module_main imports the one in use (lcm/modules.py)."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import terminate as cnf
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import terminate as vm
+    return cnf, vm
 
 
 def main():
-    module_main("terminate", run_on, {"request": {"type": "dict"}, "delete_instance": {"type": "bool", "default": False}},
+    module_main("terminate", "terminate.run_terminate", {"request": {"type": "dict"}, "delete_instance": {"type": "bool", "default": False}},
                 ("kubernetes", "openstack", "wait", "instance"),
                 required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 

@@ -25,7 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline, retry_seconds
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import owner_stack
 
 TERMINAL = ("COMPLETE", "FAILED")
 TRANSIENT_STATUS = frozenset((429, 500, 502, 503, 504))

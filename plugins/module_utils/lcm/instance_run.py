@@ -26,6 +26,9 @@ class Session(Protocol):
     def where(self) -> str:
         """Where those records are, as a not-found error says it ("in namespace x")."""
 
+    def client(self) -> Any:
+        """What the driver's planners are given to reach the VIM (the Kubernetes API, the cloud)."""
+
     def api_calls(self) -> Dict[str, int]:
         """The API calls made so far, reads and writes: what the benchmarks compare."""
 

@@ -113,7 +113,7 @@ def validate(document, schema, what, strict=True, path=""):
     ``strict`` rejects keys a typed object does not declare (typos such as ``flavorId``);
     free-form objects (additionalParams, extensions, ...) are never checked inside.
     ``path`` prefixes reported fields when ``document`` is part of a larger one. Sizes are not checked here: a
-    module bounds every request it is given once, on entry (check_sizes in lcm/vim.py).
+    module bounds every request it is given once, on entry (check_sizes in lcm/modules.py).
     """
     return _check_struct(document, struct(schema), path, _Context(what, strict))
 

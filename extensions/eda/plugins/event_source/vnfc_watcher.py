@@ -164,7 +164,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import read_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc_faults import FaultTracker
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.lease import LIVE, lease_status
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import vim_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 LOGGER = logging.getLogger("nfv.vnflcm.vnfc_watcher")

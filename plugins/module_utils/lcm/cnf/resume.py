@@ -12,14 +12,12 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     OnDemand, Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes)
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
@@ -62,34 +60,26 @@ def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on Kubernetes: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
     if params.get("skip_coordination"):
         raise ValidationError("vnf_lcm_op_occ", "skip_coordination", "is used on OpenStack only (the rollback of a change of package on Heat)")
-    kube = session.connect(params)
-    api = kube.api
-    store, found = instance_run.locate(kube, params)
-    event = params["action"]
+    return resumption.run_resume(session.connect(params), params, package_of, plan_resume, as_failed, check_mode, diff_mode)
 
-    def plan(failed, record):
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
 
-        operation_type = failed["operation"]
-        if needs_package(event, failed, record[0]) and not params.get("package"):
-            raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, operation_type))
-        # Planning reads all it needs of the package: it can be closed before the operation runs.
-        with optional_package(params.get("package")) as package:
-            return plan_resume(api, store, record, failed, event, waits_of(params), package, params)
+def package_of(params, event, failed, instance):
+    """The package option; ValidationError when the resume reads its package again and it is not given."""
+    if needs_package(event, failed, instance) and not params.get("package"):
+        raise ValidationError("vnf_lcm_op_occ", "package", "{0} of {1} reads the package again: give it".format(event, failed["operation"]))
+    return params.get("package")
 
-    def on_fail(failed):
-        if failed["operation"] in KEEPS_ROLLBACK_DATA:
-            drop_rollback(api, found[0])
-        # A failed terminate leaves the instance NOT_INSTANTIATED, its record listing what is still there.
-        if failed["operation"] == occ.TERMINATE:
-            return terminate.record_after_fail(api, found[0]), ()
-        if found[0].get("instantiationState") == INSTANTIATED:
-            return as_live(api, found[0], waits_of(params))
-        return None, ()
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
-                                  force=params.get("force"))
-    return instance_run.with_api_calls(result, kube)
+def as_failed(api, instance, failed, waits):
+    """``(instance, notes)`` a fail records: a failed terminate leaves the instance NOT_INSTANTIATED, its record listing
+    what is still there; an instantiated one is read again from the cluster (:func:`as_live`)."""
+    if failed["operation"] in KEEPS_ROLLBACK_DATA:
+        drop_rollback(api, instance)
+    if failed["operation"] == occ.TERMINATE:
+        return terminate.record_after_fail(api, instance), ()
+    if instance.get("instantiationState") == INSTANTIATED:
+        return as_live(api, instance, waits)
+    return None, ()
 
 
 def as_live(api, instance, waits=None):

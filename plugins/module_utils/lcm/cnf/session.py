@@ -33,6 +33,9 @@ class KubeSession:
     def where(self):
         return "in namespace {0}".format(self.namespace)
 
+    def client(self):
+        return self.api
+
     def api_calls(self):
         return dict(self.api.calls)
 

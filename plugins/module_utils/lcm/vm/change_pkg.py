@@ -25,7 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import owner_stack, vnfc_parts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import owner_stack, vnfc_parts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, private_state

@@ -12,7 +12,7 @@ such a server is deleted before the update: its ports are free when the new serv
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import heal_targets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import heal_targets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run

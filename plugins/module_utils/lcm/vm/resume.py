@@ -13,10 +13,9 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import marked_resources, vnfc_indexes
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import marked_resources, vnfc_indexes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -31,28 +30,21 @@ MARK_REASONS = (heal.HEAL_REASON, scale.SCALE_IN_REASON)
 def run_resume(params, check_mode=False, diff_mode=False):
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
     the retry of a MODIFY_INFO that changed vnfdId, or of a CHANGE_VNFPKG that wrote nothing: the new package, option package."""
-    vim = session.connect(params)
-    store, found = instance_run.locate(vim, params)
-    event = params["action"]
+    return resumption.run_resume(session.connect(params), params, package_of, plan_resume, as_failed, check_mode, diff_mode)
 
-    def plan(failed, record):
-        # Read only by the one resumer that uses it (planning is its only use, so it is closed before the operation runs).
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
 
-        path = params.get("package") if event == "retry" and failed.get("operation") in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG) else None
-        with optional_package(path) as package:
-            return plan_resume(vim, store, record, failed, event, waits_of(params), skip_coordination=params.get("skip_coordination"), package=package)
+def package_of(params, event, failed, instance):
+    """The package option, read only by the one resumer that uses it."""
+    return params.get("package") if event == "retry" and failed.get("operation") in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG) else None
 
-    def on_fail(failed):
-        # A failed terminate's or instantiate's record says what is left (or the stack holding it is gone).
-        if failed["operation"] == occ.TERMINATE or found[0].get("instantiationState") != INSTANTIATED:
-            return None, ()
-        # The data of a change of package is kept for its retry or rollback, which will now never come.
-        return as_live(vim, change_pkg.without_change(found[0]), waits_of(params))
 
-    result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode, on_fail,
-                                  force=params.get("force"))
-    return instance_run.with_api_calls(result, vim)
+def as_failed(vim, instance, failed, waits):
+    """``(instance, notes)`` a fail records: a failed terminate's or instantiate's record says what is left (or the stack
+    holding it is gone); an instantiated one is read again from the stack (:func:`as_live`), without the data a change of
+    package keeps for its retry or rollback, which will now never come."""
+    if failed["operation"] == occ.TERMINATE or instance.get("instantiationState") != INSTANTIATED:
+        return None, ()
+    return as_live(vim, change_pkg.without_change(instance), waits)
 
 
 def as_live(vim, instance, waits=None):
@@ -98,15 +90,17 @@ def unmarked(vim, resources):
     return notes
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None):
+def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None, params=None):
     """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has
     its resumer here. ``skip_coordination``: a rollback of CHANGE_VNFPKG without its old-VNF coordination hook.
     ``package`` (a VnfPackage or None): the new VNFD of a MODIFY_INFO that changed vnfdId, the new package of a CHANGE_VNFPKG
-    that wrote nothing; every resumer takes it, the others ignore it.
+    that wrote nothing; every resumer takes it, the others ignore it. ``params``: the module's, whose skip_coordination
+    is the one above.
     """
     occ.require_resumable(failed_op_occ, event)
+    skip_coordination = skip_coordination or bool((params or {}).get("skip_coordination"))
     if skip_coordination:
         if event != "rollback" or failed_op_occ["operation"] != occ.CHANGE_VNFPKG:
             reason = "applies to the rollback of a CHANGE_VNFPKG only, not to the {0} of {1}".format(event, failed_op_occ["operation"])

@@ -10,7 +10,7 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import marked_members, members_to_remove
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import marked_members, members_to_remove
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     Waits,
     level_diff,

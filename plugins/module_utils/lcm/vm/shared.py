@@ -21,11 +21,10 @@ import json
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, NotFoundError, PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter, sdk_errors
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore, with_record_resource
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import build_instantiated_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, sizing_rules
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
@@ -38,30 +37,6 @@ FLAVOUR_KEYS = ("vdus", "cps", "virtual_links", "virtual_storages")
 def recorded_flavour(flavour):
     """The part of a VNFD flavour the record keeps: what scale, heal and the stack rebuilds need without the package."""
     return dict(sizing_rules(flavour), **{key: copy.deepcopy(flavour.get(key)) for key in FLAVOUR_KEYS})
-
-
-class HeatVim:
-    """An OpenStack cloud as the driver uses it: the SDK connection, its stacks, and the call counter; the VM driver's
-    session (lcm/instance_run.py's Session)."""
-
-    def __init__(self, conn, vim_id=None, vim=None):
-        self.conn = conn
-        self.stacks = Stacks(conn)
-        self.counter = CallCounter(conn)
-        self.vim_id = vim_id
-        self.vim = vim
-
-    def store(self):
-        return HeatRecordStore(self.stacks)
-
-    def where(self):
-        return "in the Heat stacks of this project"
-
-    def api_calls(self):
-        return dict(self.counter.calls)
-
-    def plan(self, planner, store, found, request, waits, preview):
-        return planner(self, store, found, request, waits=waits, preview=preview)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import DRIVER_VIMS
 
 COLLECTION = Path(__file__).resolve().parents[4]
 MODULES = COLLECTION / "plugins" / "modules"
@@ -50,7 +53,7 @@ print(json.dumps(out))
 # whose code its operation runs too (a change of package rolls as a container update does; terminate with
 # delete_instance deletes the identifier): pod replacement is k8s/pods.py's, so modify does not carry heal. vnf_lcm_op_occ resumes every
 # operation: it carries them all.
-OPERATIONS = ("instantiate", "scale", "heal", "terminate", "delete", "modify", "change_pkg", "change_ext_conn", "resume")
+OPERATIONS = ("instantiate", "scale", "heal", "terminate", "delete", "modify", "change_pkg", "change_ext_conn", "resume", "info")
 CARRIES = {
     "vnf_instantiate": {"instantiate"},
     "vnf_scale": {"scale"},
@@ -61,8 +64,8 @@ CARRIES = {
     "vnf_modify": {"modify"},
     "vnf_change_pkg": {"change_pkg", "modify"},
     "vnf_change_ext_conn": {"change_ext_conn"},
-    "vnf_lcm_op_occ": set(OPERATIONS),
-    "vnf_info": set(),
+    "vnf_lcm_op_occ": set(OPERATIONS) - {"info"},
+    "vnf_info": {"info"},
     "vnf_package_info": set(),
 }
 # Only the operations that read a package carry the reader.
@@ -91,13 +94,23 @@ def test_every_module_is_pinned(payloads):
 def test_a_module_carries_its_operation_on_both_vims_and_no_other(payloads, module):
     carried = {name.split("/")[-1] for name in payloads[module] if name.startswith(("lcm/cnf/", "lcm/vm/"))} & set(OPERATIONS)
     assert carried == CARRIES[module], sorted(payloads[module])
-    if module in ("vnf_info", "vnf_package_info"):
+    if module == "vnf_package_info":
         return
-    # The VIM is chosen at run time: both VIMs' run of the operation are in the payload (Kubernetes has no
-    # ChangeExtVnfConnectivity, nor a lcm/cnf/change_ext_conn.py).
+    # The driver is chosen at run time: every driver's run of the operation is in the payload (lcm/modules.py imports
+    # it by name, and only the module's own ``packed`` puts it there).
     own = {"vnf_lcm_op_occ": "resume"}.get(module, module[len("vnf_"):].replace("_to_level", ""))
-    assert "lcm/vm/" + own in payloads[module]
-    assert ("lcm/cnf/" + own in payloads[module]) is (own != "change_ext_conn")
+    assert {"lcm/{0}/{1}".format(driver, own) for driver in DRIVER_VIMS} <= payloads[module]
+
+
+def test_every_module_packs_its_run_in_every_driver(payloads):
+    # A driver's file a module does not pack would be found missing only when a playbook runs it on that driver.
+    for path in sorted(MODULES.glob("vnf_*.py")):
+        run = re.search(r'module_main\(\s*"\w+", "(\w+)\.(\w+)"', path.read_text())
+        if run is None:
+            continue
+        for driver in DRIVER_VIMS:
+            assert "lcm/{0}/{1}".format(driver, run.group(1)) in payloads[path.stem], (path.stem, driver)
+            assert "def {0}(".format(run.group(2)) in (COLLECTION / "plugins/module_utils/lcm" / driver / (run.group(1) + ".py")).read_text()
 
 
 @pytest.mark.parametrize("module", sorted(CARRIES))
@@ -112,7 +125,7 @@ def test_only_the_operations_that_run_user_data_scripts_carry_their_runner(paylo
 
 
 def test_the_dispatch_reaches_no_operation(payloads):
-    # lcm/vim.py, lcm/instance_run.py and the drivers' sessions are in every LCM module: none of them may import an operation.
+    # lcm/modules.py, lcm/instance_run.py and the drivers' sessions are in every LCM module: none of them may import an operation.
     scale = payloads["vnf_scale"]
-    assert {"lcm/vim", "lcm/instance_run", "lcm/cnf/session", "lcm/vm/session"} <= scale
+    assert {"lcm/modules", "lcm/instance_run", "lcm/cnf/session", "lcm/vm/session"} <= scale
     assert not scale & {"lcm/cnf/resume", "lcm/vm/resume", "lcm/vm/change_pkg", "heat/change_pkg", "k8s/package_change"}

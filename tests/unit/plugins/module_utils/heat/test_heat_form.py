@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import DEFAULT, STANDARD, form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import build_nfv, vnfc_counts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import (
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import (
     build_instantiated_info,
     heal_targets,
     marked_members,

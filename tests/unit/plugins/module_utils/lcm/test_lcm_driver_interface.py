@@ -70,6 +70,9 @@ class ToySession:
     def where(self):
         return "in the toy VIM"
 
+    def client(self):
+        return self.objects
+
     def api_calls(self):
         return dict(self.calls)
 
@@ -167,7 +170,7 @@ def test_each_driver_binds_its_planners_options_by_keyword(monkeypatch, driver):
     if driver == "cnf":
         client = session_module.KubeSession("api", "default")
     else:
-        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import HeatVim
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 
         client = HeatVim.__new__(HeatVim)
     monkeypatch.setattr(session_module, "connect", lambda params: client)
@@ -175,3 +178,39 @@ def test_each_driver_binds_its_planners_options_by_keyword(monkeypatch, driver):
     with pytest.raises(pytest.skip.Exception):
         modify.run_modify(dict(PARAMS, request={"vnfInstanceDescription": "d"}, package=None, delete_removed=False))
     assert seen["kwargs"]["waits"].timeout == 30 and seen["kwargs"]["package"] is None
+
+
+TOY_SCALE = '''
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+
+SESSION = PLANNER = None  # the toy VIM in memory, set by the test
+
+
+def run_scale(params, check_mode=False, diff_mode=False):
+    return instance_run.on_instance(SESSION, PLANNER, params, check_mode, diff_mode, name=occ.SCALE)
+'''
+
+
+def test_a_driver_is_a_folder_of_lcm_and_its_entry_in_driver_of(monkeypatch, tmp_path):
+    """What the modules run (lcm/modules.py run_module) for a driver that is only a folder and a driver_of entry."""
+    import types
+
+    from ansible_collections.nfv.vnflcm.plugins.module_utils import lcm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import drivers, modules
+
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "scale.py").write_text(TOY_SCALE)
+    monkeypatch.setattr(lcm, "__path__", list(lcm.__path__) + [str(tmp_path)])
+    monkeypatch.setitem(drivers.DRIVER_VIMS, "toy", drivers.KUBERNETES)
+    monkeypatch.setitem(drivers.VIM_DRIVERS, drivers.KUBERNETES, "toy")
+    toy_scale = modules.run_of("toy", "scale.run_scale").__globals__
+    session, store = toy()
+    toy_scale.update(SESSION=session, PLANNER=plan_scale)
+    module = types.SimpleNamespace(params=dict(PARAMS, request={"numberOfSteps": 2}, kubeconfig="/k"), check_mode=False, diff_mode=False,
+                                   require=lambda *args: None)
+    result = modules.run_module(module, "scale.run_scale")
+    assert result["vim_type"] == "kubernetes" and result["vnf_instance"]["scaled"] == 2 and session.objects == {"vnfc-0"}
+    assert store.find(None, "toy").op_occs[0]["operationState"] == "COMPLETED"

@@ -10,7 +10,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, session as vm_session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, storage_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeCompute, FakeConn, FakeStacks
@@ -23,7 +23,7 @@ def handle(resource_id):
 
 
 def record():
-    """VDU1-0 (no storage) and VDU2-0 (one VirtualStorage volume), as heat/record.py builds them."""
+    """VDU1-0 (no storage) and VDU2-0 (one VirtualStorage volume), as heat/instantiated_info.py builds them."""
     return {"id": "i-1", "vnfInstanceName": "v", "instantiationState": "INSTANTIATED", "instantiatedVnfInfo": {
         "flavourId": "simple",
         "vnfcResourceInfo": [
@@ -61,7 +61,7 @@ def healing(monkeypatch):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     instance = record()
     version = store.save(instance, [], None)
-    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim = vm_session.HeatVim.__new__(vm_session.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, FakeConn(), None
     # The stack update and the read-back are Heat's part: the new volume comes back with a new id.
     monkeypatch.setattr(vm_heal, "update_stack", lambda *args: None)

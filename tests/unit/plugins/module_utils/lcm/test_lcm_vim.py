@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import KUBERNETES, OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import CNF, DRIVER_VIMS, KUBERNETES, OPENSTACK, VM, driver_of, vim_of
 
 OPENSTACK_VIM = {"vim1": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3", "interfaceInfo": {"endpoint": "http://k/v3"}}}
 
@@ -34,35 +34,40 @@ def test_an_openstack_request_with_kubernetes_options_is_ambiguous():
         vim_of({"kubeconfig": "/k", "request": {"vimConnectionInfo": OPENSTACK_VIM}})
 
 
-def test_each_module_names_its_operations_run_on_either_vim(monkeypatch):
+def test_each_module_names_its_operations_run_in_every_driver(monkeypatch):
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import run_of
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale as vm_scale
-    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_scale, vnf_scale_to_level, vnf_terminate
 
     seen = []
     monkeypatch.setattr(session, "connect", lambda params: session.KubeSession("api", "default"))
     monkeypatch.setattr(instance_run, "on_instance", lambda kube, planner, params, check_mode, diff_mode, missing_ok=False, name=None:
                         seen.append((planner, missing_ok, name)))
-    vnf_scale.run_on(KUBERNETES)({})
-    vnf_scale_to_level.run_on(KUBERNETES)({})
-    vnf_terminate.run_on(KUBERNETES)({})
+    run_of(CNF, "scale.run_scale")({})
+    run_of(CNF, "scale.run_scale_to_level")({})
+    run_of(CNF, "terminate.run_terminate")({})
     assert seen == [(scale.plan_scale, False, "SCALE"), (scale.plan_scale_to_level, False, "SCALE_TO_LEVEL"),
                     (terminate.plan_terminate, True, "TERMINATE")]
-    assert vnf_scale.run_on(OPENSTACK) is vm_scale.run_scale and vnf_scale_to_level.run_on(OPENSTACK) is vm_scale.run_scale_to_level
+    assert run_of(VM, "scale.run_scale") is vm_scale.run_scale and run_of(VM, "scale.run_scale_to_level") is vm_scale.run_scale_to_level
+
+
+@pytest.mark.parametrize("params, driver", [({"cloud": "nfvlab"}, VM), ({"kubeconfig": "/k"}, CNF), ({}, CNF)])
+def test_the_driver_is_the_one_of_the_vim(params, driver):
+    assert driver_of(params, environ={}) == driver and DRIVER_VIMS[driver] == vim_of(params, environ={})
 
 
 @pytest.mark.parametrize("option", ["request", "create_request"])
 def test_every_request_a_module_takes_is_bounded_before_the_vim_is_chosen(option):
     from types import SimpleNamespace
 
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import run_module
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import run_module
     from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import MAX_STRING_CHARS
 
     secret = "s" * (MAX_STRING_CHARS + 1)
     module = SimpleNamespace(params={option: {"vimConnectionInfo": {"v": {"accessInfo": {"password": secret}}}}})
     with pytest.raises(ValidationError) as raised:
-        run_module(module, run_on=lambda vim: pytest.fail("the VIM was chosen"))
+        run_module(module, "nowhere.run_nothing")
     assert raised.value.field == option + ".vimConnectionInfo.v.accessInfo.password" and "sss" not in raised.value.msg
 
 
@@ -110,7 +115,7 @@ NFV = "ansible_collections.nfv.vnflcm.plugins.module_utils."
 
 
 @pytest.mark.parametrize("imported, absent", [
-    ("lcm.vim", ("kubernetes", "openstack", NFV + "lcm.cnf.session", NFV + "lcm.vm.session")),
+    ("lcm.modules", ("kubernetes", "openstack", NFV + "lcm.cnf.session", NFV + "lcm.vm.session")),
     # Scale, heal and terminate compile neither the reader nor the container update / change of package planners.
     ("lcm.cnf.scale", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.modify", NFV + "lcm.cnf.change_pkg", NFV + "k8s.package_change")),
     ("lcm.cnf.terminate", ("openstack", NFV + "package.reader", NFV + "lcm.cnf.scale", NFV + "lcm.cnf.heal", NFV + "lcm.delete")),
@@ -151,12 +156,12 @@ def reachable_module_utils(module_file):
     return {name[len(prefix + "module_utils."):] for name in seen}
 
 
-def test_vnf_info_carries_the_record_stores_not_the_lcm_drivers():
-    # Ansible builds, sends, unpacks and compiles the payload on every call: the drivers would double it.
+def test_vnf_info_carries_the_record_stores_not_the_operations():
+    # Ansible builds, sends, unpacks and compiles the payload on every call: the operations would double it.
     reached = reachable_module_utils("plugins/modules/vnf_info.py")
     assert {"lcm.info", "k8s.store", "heat.store"} <= reached
-    assert not any(name.startswith(("lcm.cnf.", "lcm.vm.")) for name in reached), reached
-    assert reached.isdisjoint({"lcm.vim", "package.reader", "heat.change_pkg"}), reached
+    assert {name for name in reached if name.startswith(("lcm.cnf.", "lcm.vm."))} == {"lcm.cnf.info", "lcm.cnf.session", "lcm.vm.info", "lcm.vm.session"}, reached
+    assert reached.isdisjoint({"lcm.vm.shared", "package.reader", "heat.change_pkg"}), reached
 
 
 def test_vnf_info_imports_nothing_of_the_other_vim():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim_choice import KUBERNETES, OPENSTACK, vim_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import KUBERNETES, OPENSTACK, vim_of
 
 OPENSTACK_REQUEST = {"vimConnectionInfo": {"v": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3"}}}
 KUBERNETES_REQUEST = {"vimConnectionInfo": {"v": {"vimType": "kubernetes"}}}

@@ -16,7 +16,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, scale as vm_scale, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, scale as vm_scale, session as vm_session, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ
@@ -50,7 +50,7 @@ def instantiated(fixtures_dir):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     version = store.save(instance, [], None)
     stacks.writes.clear()
-    return vm_shared.HeatVim.__new__(vm_shared.HeatVim), stacks, store, (instance, [], version)
+    return vm_session.HeatVim.__new__(vm_session.HeatVim), stacks, store, (instance, [], version)
 
 
 def with_stacks(vim, stacks):

@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn as vm_change_ext_conn, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn as vm_change_ext_conn, session as vm_session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -74,7 +74,7 @@ def instantiated(fixtures_dir):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     version = store.save(instance, [], None)
     stacks.writes.clear()
-    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim = vm_session.HeatVim.__new__(vm_session.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, types.SimpleNamespace(network=FakeNetwork()), None
     return vim, stacks, store, (instance, [], version)
 
@@ -167,11 +167,11 @@ def test_moves_describe_ports_and_address_changes():
 
 
 def test_kubernetes_refuses_before_connecting():
-    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_change_ext_conn
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import run_of
 
     with pytest.raises(ValidationError, match="only for the OpenStack VIM: CNF external connectivity is the package's Services"):
-        vnf_change_ext_conn.run_on("kubernetes")
-    assert vnf_change_ext_conn.run_on("openstack") is vm_change_ext_conn.run_change_ext_conn
+        run_of("cnf", "change_ext_conn.run_change_ext_conn")({"kubeconfig": "/nowhere"})
+    assert run_of("vm", "change_ext_conn.run_change_ext_conn") is vm_change_ext_conn.run_change_ext_conn
 
 
 def test_a_placeholder_port_the_instances_nfv_cp_port_replaces_is_not_looked_up(instantiated):

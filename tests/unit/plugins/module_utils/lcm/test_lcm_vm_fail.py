@@ -13,7 +13,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, vnfc_counts
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, session as vm_session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.fake_heat import FakeConn, FakeStacks
 
@@ -65,7 +65,7 @@ def recorded(fixtures_dir):
 
 
 def vim_on(stacks):
-    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim = vm_session.HeatVim.__new__(vm_session.HeatVim)
     vim.stacks, vim.conn, vim.vim_id = stacks, FakeConn(), None
     return vim
 

@@ -118,9 +118,9 @@ def test_delete_removed_is_refused_on_heat():
 
 
 def test_heat_runs_modify():
-    from ansible_collections.nfv.vnflcm.plugins.modules import vnf_modify
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import run_of
 
-    assert vnf_modify.run_on("openstack") is vm_modify.run_modify
+    assert run_of("vm", "modify.run_modify") is vm_modify.run_modify
 
 
 def test_a_failed_modify_is_retried_by_planning_again_and_rolled_back_without_a_vim_write(recorded):
@@ -151,7 +151,7 @@ def test_vnfc_configurable_properties_stay_while_the_vnfc_does(monkeypatch):
     monkeypatch.setattr(vm_shared, "build_instantiated_info", lambda *args: {"vnfcInfo": [dict(vnfc), {"id": "VDU2-srv-3", "vduId": "VDU2"}]})
     stacks = FakeStacks()
     stacks.resources = lambda stack: []
-    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim = vm_session.HeatVim.__new__(vm_session.HeatVim)
     vim.stacks, vim.vim_id = stacks, None
     configured = [dict(vnfc, vnfcConfigurableProperties={"k": "v"}), {"id": "VDU2-srv-2", "vduId": "VDU2", "vnfcConfigurableProperties": {"x": 1}}]
     instance = {"id": "i-1", "instantiatedVnfInfo": {"vnfcInfo": configured}}
@@ -190,7 +190,7 @@ def deployed(fixtures_dir):
     store = HeatRecordStore(stacks, stacks.add("vnf-i-1", "s-1", ["vnflcm"]))
     version = store.save(instance, [], None)
     stacks.writes.clear()
-    vim = vm_shared.HeatVim.__new__(vm_shared.HeatVim)
+    vim = vm_session.HeatVim.__new__(vm_session.HeatVim)
     vim.stacks = stacks
     return vim, stacks, store, (instance, [], version)
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vim import with_conversions
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.modules import with_conversions
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import validation as v
 

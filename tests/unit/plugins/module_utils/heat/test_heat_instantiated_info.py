@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.record import build_instantiated_info, vnfc_parts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import build_instantiated_info, vnfc_parts
 
 
 def res(name, rtype, pid, parent=None, required_by=()):

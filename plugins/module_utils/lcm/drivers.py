@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Which VIM a call goes to, from its options alone: the one rule the modules (lcm/vim_select.py) and the event sources
-(extensions/eda: vnfc_watcher) follow. Pure, and without Ansible's module code, which an event source does not have.
+"""Which VIM a call goes to, and which driver (a folder of lcm/) runs it there, from its options alone: the one rule the
+modules (lcm/modules.py) and the event sources (extensions/eda: vnfc_watcher, which watches a VIM and
+every driver's instances on it) follow. Pure, and without Ansible's module code, which an event source does not have.
 
 The VIM comes from ``vim_type``, the request's ``vimConnectionInfo``, the options only one VIM takes
 (``cloud``, ``auth``, ... for OpenStack; ``kubeconfig``, ``host``, ... for Kubernetes), then the
@@ -73,6 +74,18 @@ def vim_of(params, environ=None):
 
 
 LABELS = {OPENSTACK: "OpenStack", KUBERNETES: "Kubernetes"}
+
+# The drivers, each a folder of lcm/ with the same operation file names, and the VIM each runs on. A driver that shares a
+# VIM with another (Helm charts on Kubernetes) is told apart by its own step in driver_of.
+CNF = "cnf"
+VM = "vm"
+DRIVER_VIMS = {CNF: KUBERNETES, VM: OPENSTACK}
+VIM_DRIVERS = {KUBERNETES: CNF, OPENSTACK: VM}
+
+
+def driver_of(params, environ=None):
+    """The driver (a key of DRIVER_VIMS) that runs a call with these module params: the one of the VIM vim_of chooses."""
+    return VIM_DRIVERS[vim_of(params, environ)]
 
 
 def requested_vims(params):

@@ -1,0 +1,14 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_info of CNFs: the records of the session's namespace (``namespace``, else the context's, else default)."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import records_of
+
+
+def run_info(params, check_mode=False, diff_mode=False):
+    """One instance or all."""
+    return records_of(params, session.connect(params).store())

@@ -1,0 +1,14 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""vnf_info of VM-based VNFs: the records kept in the project's stacks tagged vnflcm."""
+
+from __future__ import annotations
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+
+
+def run_info(params, check_mode=False, diff_mode=False):
+    """One instance or all."""
+    return records_of(params, session.connect(params).store())
