@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import copy
 import datetime
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -27,7 +29,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 SCRIPT_DATA = "user_script_err_handling_data"
 
 
-def utc_now():
+def utc_now() -> datetime.datetime:
     return datetime.datetime.now(datetime.timezone.utc)
 
 
@@ -39,8 +41,8 @@ class Operation:
     with its ``op_occs`` at ``version`` (None: not stored yet). ``prepare`` runs
     before the first record write (objects the record lives in), ``execute(progress)`` does the
     writes and returns the new VnfInstance; it fills ``progress`` (which starts with the op occ's
-    ``op_occ_id``) as it goes, so a failure still reports what was done; ``progress["result"]``
-    adds to the module result, ``progress["op_occ"]`` to the op occ (changedExtConnectivity, say).
+    ``op_occ_id``) as it goes, so a failure still reports what was done; what the engine reads of it has a name
+    (:class:`Progress`).
     ``instance_while_running``: what the record says while the operation runs (and after a failure that
     left no other word), when that is more than ``instance``: e.g. the objects an instantiate may create.
     ``scripts``: the VNFD's interface scripts of the package the operation is given (interface_scripts.for_package), when
@@ -50,8 +52,10 @@ class Operation:
     the operation has still ended: the result warns, and the next operation of the instance replaces what was left.
     """
 
-    def __init__(self, name, request, instance, plan, store, op_occs=(), version=None, changed=True, prepare=None, execute=None, diff=None,
-                 instance_while_running=None, scripts=None, after_record=None):
+    def __init__(self, name: str, request: Optional[dict], instance: dict, plan: dict, store: RecordStore, op_occs: Iterable[dict] = (),
+                 version: Any = None, changed: bool = True, prepare: Optional[Callable[[], None]] = None,
+                 execute: Optional[Callable[[Progress], dict]] = None, diff: Optional[dict] = None, instance_while_running: Optional[dict] = None,
+                 scripts: Optional[dict] = None, after_record: Optional[Callable[[], None]] = None) -> None:
         self.name = name
         self.request = request
         self.instance = instance
@@ -86,11 +90,16 @@ class Runs:
     end_hook = None
 
 
-def configure(lease_seconds=None, interrupt=None, script_timeout=None, end_hook=None):
+def configure(lease_seconds: Optional[float] = None, interrupt: Optional[Callable[[Optional[str]], None]] = None,
+              script_timeout: Optional[float] = None, end_hook: Optional[dict] = None) -> None:
     Runs.lease_seconds = lease_seconds or lease.DEFAULT_SECONDS
     Runs.interrupt = interrupt
     Runs.script_timeout = script_timeout or Runs.script_timeout
     Runs.end_hook = end_hook
+
+
+def _entry(key: str, doc: str) -> property:
+    return property(lambda self: self.get(key), lambda self, value: self.__setitem__(key, value), doc=doc)
 
 
 class Progress(dict):
@@ -98,28 +107,36 @@ class Progress(dict):
 
     An operation checkpoints when the record must know something before the next write, should the
     process die there: the Heat stack it just created, the stack a change of package starts from.
+    What the engine reads has a name below; any other key is the driver's own account of what it did
+    (``created``, ``deleted``, ``stack``...), shown as it is.
     """
 
-    def __init__(self, keeper, op_occ_id):
+    resource_changes = _entry("resourceChanges", "SOL003 resourceChanges (affectedVnfcs, ...): the op occ's, whether it ends or fails.")
+    op_occ_fields = _entry("op_occ", "More fields of the op occ when it ends (changedExtConnectivity, ...).")
+    result_fields = _entry("result", "More fields of the module's result (hooks_run, replaced_pods, ...).")
+    delete_record = _entry("delete_record", "True: the record goes when the operation ends (what it was kept in is deleted).")
+    instance = _entry("instance", "The record a checkpoint, and a failure, write (the instance as the operation left it).")
+
+    def __init__(self, keeper: Optional[lease.LeaseKeeper] = None, op_occ_id: Optional[str] = None) -> None:
         super().__init__(op_occ_id=op_occ_id)
         self._keeper = keeper
 
-    def checkpoint(self, instance=None):
-        """Write the record with ``instance`` (kept as ``progress["instance"]``, the record a failure writes too)."""
+    def checkpoint(self, instance: Optional[dict] = None) -> None:
+        """Write the record with ``instance`` (kept as :attr:`instance`, the record a failure writes too)."""
         if instance is not None:
-            self["instance"] = instance
-        if "instance" in self:
-            self._keeper.checkpoint(self["instance"])
+            self.instance = instance
+        if self.instance is not None:
+            self._keeper.checkpoint(self.instance)
 
-    def release_record(self):
+    def release_record(self) -> None:
         """The record is deleted with what the operation deletes next: its lease is renewed no more."""
         self._keeper.release()
 
-    def snapshot(self):
+    def snapshot(self) -> dict:
         return copy.deepcopy(dict(self))
 
 
-def with_links(store, result):
+def with_links(store: RecordStore, result: Any) -> Any:
     """``result`` with SOL003 ``_links`` on its VnfInstance(s) and VnfLcmOpOcc(s): every result of the engine
     and of vnf_info passes here on its way out (the records themselves never hold links; sol/links.py)."""
     if not isinstance(result, dict):
@@ -149,7 +166,7 @@ def with_links(store, result):
     return linked
 
 
-def linked_results(store, produce):
+def linked_results(store: RecordStore, produce: Callable[[], dict]) -> dict:
     """What ``produce()`` returns, or the partial result of the collection error it raises, with ``_links``."""
     try:
         return with_links(store, produce())
@@ -161,7 +178,8 @@ def linked_results(store, produce):
         raise
 
 
-def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
+def run(operation: Operation, check_mode: bool = False, diff_mode: bool = False, now: Callable[[], datetime.datetime] = utc_now,
+        resume: Optional[Tuple[str, dict]] = None) -> dict:
     """Carry out ``operation``; returns the module result (its documents with ``_links``: :func:`with_links`).
 
     ``resume``: ``(event, failed_op_occ)`` to carry out a ``retry`` or ``rollback`` of a FAILED_TEMP
@@ -171,7 +189,7 @@ def run(operation, check_mode=False, diff_mode=False, now=utc_now, resume=None):
     return linked_results(operation.store, lambda: _run(operation, check_mode, diff_mode, now, resume))
 
 
-def _run(operation, check_mode, diff_mode, now, resume):
+def _run(operation: Operation, check_mode: bool, diff_mode: bool, now: Callable[[], datetime.datetime], resume: Optional[Tuple[str, dict]]) -> dict:
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 
     store, op_occs, version = operation.store, operation.op_occs, operation.version
@@ -205,14 +223,14 @@ def _run(operation, check_mode, diff_mode, now, resume):
         raise record_failure(keeper, operation, current, others, progress, error, now) from error
     keeper.stop()
     done = occ.transition(current, "rolled_back" if rollback else "complete", now())
-    if "resourceChanges" in progress:
-        done["resourceChanges"] = progress["resourceChanges"]
-    done.update(progress.get("op_occ") or {})
-    if progress.get("delete_record"):
+    if progress.resource_changes is not None:
+        done["resourceChanges"] = progress.resource_changes
+    done.update(progress.op_occ_fields or {})
+    if progress.delete_record:
         keeper.delete(instance)
     else:
         keeper.save(instance, [done] + others)
-    result.update(progress.get("result") or {})
+    result.update(progress.result_fields or {})
     result.update(changed=True, vnf_instance=instance, vnf_lcm_op_occ=done)
     if operation.after_record is not None:
         try:
@@ -223,7 +241,7 @@ def _run(operation, check_mode, diff_mode, now, resume):
     return result
 
 
-def act(operation, scripts, op_occ, progress, rollback):
+def act(operation: Operation, scripts: Optional[dict], op_occ: dict, progress: Progress, rollback: bool) -> dict:
     """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts (a rollback's: ``<op>_rollback_start``
     and ``<op>_rollback_end``) and then the role's end hook, all inside the op occ: a failing script or hook fails the
     operation (FAILED_TEMP), as in Tacker. What a script changes of the instance is applied to the one recorded; its
@@ -248,7 +266,7 @@ def act(operation, scripts, op_occ, progress, rollback):
     return instance
 
 
-def _script(progress, data, scripts, operation, phase, instance):
+def _script(progress: Progress, data: dict, scripts: Optional[dict], operation: Operation, phase: str, instance: dict) -> Any:
     """Run the operation's script of ``phase``; what it changed of the instance. ``data`` (the op occ's
     user_script_err_handling_data) goes into ``progress`` once a script gave some, also when the script fails."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
@@ -262,12 +280,13 @@ def _script(progress, data, scripts, operation, phase, instance):
     return changes
 
 
-def _ran(progress, hook):
+def _ran(progress: Progress, hook: Optional[str]) -> None:
     if hook:
-        progress.setdefault("result", {}).setdefault("hooks_run", []).append(hook)
+        progress.result_fields = progress.result_fields or {}
+        progress.result_fields.setdefault("hooks_run", []).append(hook)
 
 
-def with_scripts_note(plan, note):
+def with_scripts_note(plan: Any, note: Optional[str]) -> None:
     """The plan says which of the VNFD's interface scripts the operation runs, or does not."""
     if not note or not isinstance(plan, dict):
         return
@@ -278,7 +297,8 @@ def with_scripts_note(plan, note):
         plan["lines"] = plan["lines"] + [interface_scripts.plan_line(note)]
 
 
-def record_failure(keeper, operation, current, others, progress, error, now):
+def record_failure(keeper: lease.LeaseKeeper, operation: Operation, current: dict, others: List[dict], progress: Progress,
+                   error: BaseException, now: Callable[[], datetime.datetime]) -> VnfLcmError:
     """The op occ goes FAILED_TEMP with what was done; returns the collection error to raise.
 
     An error that is not the collection's own (a dropped connection deep in a library, a signal,
@@ -295,8 +315,8 @@ def record_failure(keeper, operation, current, others, progress, error, now):
         # What the VNFD's scripts kept for the way back (Tacker's userScriptErrHandlingData): the retry or rollback gets it.
         problem[occ.SCRIPT_DATA_FIELD] = copy.deepcopy(progress[SCRIPT_DATA])
     failed = occ.transition(current, "fail_temp", now(), error=problem)
-    failed["resourceChanges"] = progress.get("resourceChanges", failed.get("resourceChanges"))
-    instance = progress.get("instance", operation.instance_while_running)
+    failed["resourceChanges"] = progress.resource_changes if progress.resource_changes is not None else failed.get("resourceChanges")
+    instance = progress.instance if progress.instance is not None else operation.instance_while_running
     try:
         keeper.save(instance, [failed] + others)
     except BaseException as save_error:  # noqa: B902 - the failure itself must still reach the user
@@ -309,7 +329,7 @@ def record_failure(keeper, operation, current, others, progress, error, now):
     return failure
 
 
-def as_collection_error(error, operation):
+def as_collection_error(error: BaseException, operation: Operation) -> VnfLcmError:
     """``error`` if it is the collection's own, else a VimError naming the operation, the error and the last VIM call."""
     if isinstance(error, VnfLcmError):
         return error
@@ -320,7 +340,7 @@ def as_collection_error(error, operation):
     return VimError(operation.name.lower().replace("_", " "), "VNF instance {0}".format(operation.instance["id"]), reason)
 
 
-def describe_exception(error):
+def describe_exception(error: BaseException) -> str:
     if isinstance(error, Interrupted):
         return "interrupted: {0}".format(error.reason)
     if isinstance(error, KeyboardInterrupt):
@@ -331,7 +351,7 @@ def describe_exception(error):
     return "{0}: {1}".format(type(error).__name__, text) if text else type(error).__name__
 
 
-def require_idle(store, found, name, now=utc_now, check_mode=False):
+def require_idle(store: RecordStore, found: Found, name: str, now: Callable[[], datetime.datetime] = utc_now, check_mode: bool = False) -> None:
     """A new operation (``name``: SCALE, HEAL, ...) needs every earlier op occ of the instance ended.
 
     A running op occ whose runner is gone (lease expired, or its process has exited on this machine)
@@ -360,7 +380,10 @@ def require_idle(store, found, name, now=utc_now, check_mode=False):
                         "first (nfv.vnflcm.vnf_lcm_op_occ)".format(item["id"], item["operation"], reason))
 
 
-def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_mode=False, on_fail=None, now=utc_now, force=False):
+def act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],
+                  check_mode: bool = False, diff_mode: bool = False,
+                  on_fail: Optional[Callable[[dict], Tuple[Optional[dict], Sequence[str]]]] = None, now: Callable[[], datetime.datetime] = utc_now,
+                  force: bool = False) -> dict:
     """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
 
     ``plan(failed, found)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
@@ -371,7 +394,9 @@ def act_on_op_occ(store, found, op_occ_id, event, plan, check_mode=False, diff_m
     return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force))
 
 
-def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force):
+def _act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],
+                   check_mode: bool, diff_mode: bool, on_fail: Optional[Callable[[dict], Tuple[Optional[dict], Sequence[str]]]],
+                   now: Callable[[], datetime.datetime], force: bool) -> dict:
     instance = found[0]
     failed = find_op_occ(found[1], op_occ_id)
     if failed["operationState"] in lease.RUNNING:
@@ -387,7 +412,8 @@ def _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, 
     return fail(store, found, failed, now, recorded, notes)
 
 
-def take_over(store, found, running, event, now, force, check_mode):
+def take_over(store: RecordStore, found: Found, running: dict, event: str, now: Callable[[], datetime.datetime], force: bool,
+              check_mode: bool) -> Tuple[dict, Tuple[dict, List[dict], Any]]:
     """``(op occ, found)`` with the running op occ recorded FAILED_TEMP, when its runner is gone or ``force`` says so."""
     instance, op_occs, version = found
     status, reason = lease.lease_status(running, now())
@@ -404,7 +430,7 @@ def take_over(store, found, running, event, now, force, check_mode):
     return failed, (instance, history, version)
 
 
-def already_ended(instance, op_occ, event):
+def already_ended(instance: dict, op_occ: dict, event: str) -> Optional[dict]:
     """An op occ that is no longer FAILED_TEMP: the action already happened (a re-run), or cannot."""
     done = {"retry": occ.COMPLETED, "rollback": occ.ROLLED_BACK, "fail": occ.FAILED}[event]
     if op_occ["operationState"] != done:
@@ -413,7 +439,8 @@ def already_ended(instance, op_occ, event):
     return {"changed": False, "vnf_instance": instance, "vnf_lcm_op_occ": op_occ}
 
 
-def fail(store, found, failed, now=utc_now, instance=None, notes=()):
+def fail(store: RecordStore, found: Found, failed: dict, now: Callable[[], datetime.datetime] = utc_now, instance: Optional[dict] = None,
+         notes: Sequence[str] = ()) -> dict:
     """FAILED_TEMP -> FAILED: the op occ ends as it is; nothing on the VIM changes. ``instance``: the record to keep
     with it, when the VIM's driver says what the failed operation leaves (else the record stays as it is); ``notes``:
     what the driver found different from the record, said in the op occ's error."""
@@ -428,7 +455,7 @@ def fail(store, found, failed, now=utc_now, instance=None, notes=()):
     return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": done}
 
 
-def find_op_occ(op_occs, op_occ_id=None):
+def find_op_occ(op_occs: Sequence[dict], op_occ_id: Optional[str] = None) -> dict:
     """The op occ with ``op_occ_id``, else the newest one; NotFoundError when there is none."""
     for item in op_occs:
         if op_occ_id in (None, item["id"]):

@@ -9,6 +9,6 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 
 
-def run_change_ext_conn(params, check_mode=False, diff_mode=False):
+def run_change_ext_conn(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     raise ValidationError("ChangeExtVnfConnectivityRequest", None, "ChangeExtVnfConnectivity is only for the OpenStack VIM: CNF external "
                           "connectivity is the package's Services")

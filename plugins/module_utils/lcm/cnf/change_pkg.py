@@ -16,11 +16,14 @@ from __future__ import annotations
 import copy
 import functools
 import json
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import package_change as change
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, deployed_manifests, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, load_manifests, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
@@ -60,7 +63,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 VM_ONLY_FIELDS = ("extVirtualLinks", "extManagedVirtualLinks")
 
 
-def run_change_pkg(params, check_mode=False, diff_mode=False):
+def run_change_pkg(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_change_pkg on Kubernetes: the new package is read, and closed, while the change is planned."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 
@@ -74,7 +77,8 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
         return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
-def plan_change_pkg(api, store, found, package, request, waits=None, allow_scripts=False, rollout=ONE_AT_A_TIME):
+def plan_change_pkg(api: KubeApi, store: RecordStore, found: Found, package: Any, request: Optional[dict], waits: Optional[Waits] = None,
+                    allow_scripts: bool = False, rollout: str = ONE_AT_A_TIME) -> Operation:
     """Plan the change of ``found``'s CNF to ``package``; an engine.Operation. Raises before any write when it cannot be done.
 
     ``rollout``: ONE_AT_A_TIME or SIDE_BY_SIDE (the VDUs' workloads written at once, then waited for together).
@@ -298,9 +302,9 @@ def carry_out(api, instance, document, progress, waits, rollback=False):
     # Where a VDU's workload stays, its pods are replaced: the new pods are new VNFCs with ids of their own (as after a heal).
     staying = {vdu_id for vdu_id, kind, name in document["job"]["new_vdus"] if [vdu_id, kind, name] in document["job"]["old_vdus"]}
     result = refresh_vnfcs(api, record, replaced=[item["id"] for item in before if item["vduId"] in staying])
-    progress["resourceChanges"] = vnfc_changes(before, result)
+    progress.resource_changes = vnfc_changes(before, result)
     if not rollback:
-        progress["op_occ"] = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
+        progress.op_occ_fields = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
     return result
 
 
@@ -358,7 +362,8 @@ def coordinate(api, instance, vdu_id, workload, document, rollback, waits):
 # ---------------------------------------------------------------------------------------------
 # Retry, rollback, fail
 
-def plan_retry(api, store, found, failed, package=None, waits=None, allow_scripts=False):
+def plan_retry(api: KubeApi, store: RecordStore, found: Found, failed: dict, package: Any = None, waits: Optional[Waits] = None,
+               allow_scripts: bool = False) -> Operation:
     """Run the failed change's job again (each action is idempotent); it wrote nothing yet: plan it again from ``package``."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -378,7 +383,7 @@ def plan_retry(api, store, found, failed, package=None, waits=None, allow_script
                      after_record=lambda: drop_rollback(api, instance))
 
 
-def plan_rollback(api, store, found, failed, waits=None):
+def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, waits: Optional[Waits] = None) -> Operation:
     """Undo a FAILED_TEMP change: every object it touched back as it was, the record unchanged (it never changed)."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -420,7 +425,8 @@ def change_diff(job):
     return {"before": before, "after": after}
 
 
-def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed: dict, event: str, waits: Optional[Waits], package: Any = None,
+                params: Optional[dict] = None) -> Operation:
     """Retry goes on with the job kept before the first write; rollback runs it backwards."""
     if event == "rollback":
         return plan_rollback(api, store, found, failed, waits)

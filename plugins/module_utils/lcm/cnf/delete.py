@@ -14,7 +14,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 
-def run_delete(params, check_mode=False, diff_mode=False):
+def run_delete(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     kube = session.connect(params)
     return identifier.run_delete(kube, params, left_objects(kube.api), check_mode, diff_mode)
 

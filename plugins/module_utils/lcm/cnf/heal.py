@@ -11,7 +11,10 @@ a pod a first attempt already replaced is not replaced twice.
 from __future__ import annotations
 
 import copy
+from typing import Any, Optional, Sequence
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import kind_of, name_of, object_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import fresh_pod, pods_replaced, recreate_pod, wait_recreated
@@ -27,12 +30,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 
-def run_heal(params, check_mode=False, diff_mode=False):
+def run_heal(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_heal on Kubernetes."""
     return instance_run.on_instance(session.connect(params), plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
-def plan_heal(api, store, found, request, waits=None, healed_before=()):
+def plan_heal(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+              healed_before: Sequence[str] = ()) -> Operation:
     """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name.
 
     ``healed_before``: VNFCs a retried heal named that the record no longer has (their pods were replaced: a VNFC's id
@@ -89,7 +93,7 @@ def plan_heal(api, store, found, request, waits=None, healed_before=()):
             result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, replaced=replaced), wanted),
                                    "replacement pods of {0} to be listed".format(", ".join(chosen)))
         result = result or refresh_vnfcs(api, instance, replaced=replaced)
-        progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        progress.resource_changes = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         return result
 
     return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)
@@ -124,7 +128,8 @@ def with_vnfcs(instance, wanted):
     return instance if vnfcs_per_vdu(instance) == wanted else None
 
 
-def plan_resume(api, store, found, failed_op_occ, event, waits=None, **options):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                **options: Any) -> Operation:
     """The retry of a FAILED_TEMP HEAL (SOL003 lets a heal be retried only; sol/op_occ.py refuses its rollback first): the heal
     planned again from its operationParams against the stored record. A VNFC it named that the record no longer has was
     healed already (its id followed its pod): left out, not refused. ``options``: what other resumers take, not needed here."""

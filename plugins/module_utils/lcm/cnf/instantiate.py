@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import copy
 import functools
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import first_error, run_all, settle
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, delete_owned, deployed_manifests, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, INSTANTIATE_VNF_REQUEST, describe, load_manifests, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace, with_namespace
@@ -48,7 +51,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection impo
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance, with_instantiate_fields
 
 
-def run_instantiate(params, check_mode=False, diff_mode=False):
+def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_instantiate on Kubernetes (lcm/instantiation.py). The VNFD's interface scripts the package lacks are refused only
     when they are to run (interface_scripts.py)."""
     kube = session.connect(params)
@@ -60,8 +63,10 @@ def run_instantiate(params, check_mode=False, diff_mode=False):
     return instantiation.run_instantiate(kube, params, plan, check_mode, diff_mode)
 
 
-def plan_instantiate(api, package, name, request, description=None, instance_id=None, namespace_policy="rewrite",
-                     allow_cluster_scoped=False, waits=None, option_namespace=None, metadata=None, allow_scripts=False):
+def plan_instantiate(api: KubeApi, package: Any, name: Optional[str], request: Optional[dict], description: Optional[str] = None,
+                     instance_id: Optional[str] = None, namespace_policy: str = "rewrite", allow_cluster_scoped: bool = False,
+                     waits: Optional[Waits] = None, option_namespace: Optional[str] = None, metadata: Optional[dict] = None,
+                     allow_scripts: bool = False) -> Operation:
     """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says; a new instance has ``metadata``.
     ``allow_scripts``: the user's opt-in to the VNFD's interface scripts (lcm/interface_scripts.py)."""
     waits = waits or Waits()
@@ -160,12 +165,12 @@ def plan_instantiate(api, package, name, request, description=None, instance_id=
             result["vimConnectionInfo"] = recordable_vims(request["vimConnectionInfo"])
         if questions:
             # Once the VNF's objects exist (a review may ask about the RBAC they bring); their answers are the run's only.
-            progress["result"] = {"answers": [dict(shown_question(question), status=(api.ask(question["object"], question["namespace"]) or {})
-                                                   .get("status")) for question in questions]}
+            progress.result_fields = {"answers": [dict(shown_question(question), status=(api.ask(question["object"], question["namespace"]) or {})
+                                                       .get("status")) for question in questions]}
         if waits.enabled:
             wait_ready(api, others, waits.deadline())
         result = refresh_vnfcs(api, result, vdus)
-        progress["resourceChanges"] = vnfc_changes([], result)
+        progress.resource_changes = vnfc_changes([], result)
         return result
 
     # While it runs (and should it stop half-way), the record lists what it may have created, so that a
@@ -254,7 +259,8 @@ def sized_records(flavour, records, level_id):
             for record in records]
 
 
-def plan_instantiate_rollback(api, store, found, failed, package=None, waits=None):
+def plan_instantiate_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, package: Any = None,
+                              waits: Optional[Waits] = None) -> Operation:
     """Undo a FAILED_TEMP instantiate: delete what it created (the objects its record lists, else those of its
     def files in ``package``) that carry the instance's labels."""
     waits = waits or Waits()
@@ -275,7 +281,8 @@ def plan_instantiate_rollback(api, store, found, failed, package=None, waits=Non
     return Operation(occ.INSTANTIATE, request, instance, plan, store, op_occs, version, execute=execute)
 
 
-def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed: dict, event: str, waits: Optional[Waits], package: Any = None,
+                params: Optional[dict] = None) -> Operation:
     """Retry plans the instantiate again (the package read again, the module's namespace options); rollback deletes
     what it created."""
     if event == "rollback":

@@ -15,9 +15,12 @@ from __future__ import annotations
 import copy
 import functools
 import posixpath
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt, judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_PARAM, identity, kind_of, load_manifests, name_of, object_of, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace, resolve_namespace
@@ -54,7 +57,7 @@ LIVE_KINDS = (("v1", "ConfigMap"), ("v1", "Secret"), ("v1", "Pod"), ("apps/v1", 
 API_VERSIONS = dict((kind, api_version) for api_version, kind in LIVE_KINDS)
 
 
-def run_modify(params, check_mode=False, diff_mode=False):
+def run_modify(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_modify on Kubernetes: the new package (when given) is read before anything else."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
 
@@ -64,7 +67,8 @@ def run_modify(params, check_mode=False, diff_mode=False):
         return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.MODIFY_INFO)
 
 
-def plan_modify(api, store, found, request, package=None, delete_removed=False, waits=None, retry_of=None):
+def plan_modify(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], package: Any = None, delete_removed: bool = False,
+                waits: Optional[Waits] = None, retry_of: Optional[dict] = None) -> Operation:
     """Modify the instance's information; with a new vnfdId on an instantiated CNF, update its containers.
 
     ``retry_of``: the id of the FAILED_TEMP op occ this retries; its update is planned from the state
@@ -97,8 +101,8 @@ def plan_modify(api, store, found, request, package=None, delete_removed=False, 
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
         replaced = carry_out(api, instance, update, progress, waits)
         result = refresh_vnfcs(api, modified, replaced=replaced)
-        progress["resourceChanges"] = vnfc_changes(before, result)
-        progress["result"] = {"replaced_pods": replaced_pods(before, result)}
+        progress.resource_changes = vnfc_changes(before, result)
+        progress.result_fields = {"replaced_pods": replaced_pods(before, result)}
         return result
 
     return Operation(occ.MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
@@ -383,7 +387,7 @@ def content_only(obj):
     return result
 
 
-def plan_rollback(api, store, found, failed, waits=None):
+def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, waits: Optional[Waits] = None) -> Operation:
     """Undo a FAILED_TEMP container update: from what it deployed back to the record's (pre-operation) state."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -418,7 +422,8 @@ def plan_rollback(api, store, found, failed, waits=None):
                      after_record=lambda: drop_rollback(api, instance))
 
 
-def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed: dict, event: str, waits: Optional[Waits], package: Any = None,
+                params: Optional[dict] = None) -> Operation:
     """Retry plans the request again with the package read again (what the first attempt did is kept); rollback restores
     what the rollback Secret kept."""
     if event == "rollback":

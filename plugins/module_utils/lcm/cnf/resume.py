@@ -9,7 +9,11 @@ Unlike a VM-based VNF's, some need the package again (NEEDS_PACKAGE), and a retr
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
@@ -18,6 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import wi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     OnDemand, Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes)
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
@@ -56,7 +61,7 @@ REPLICATED_KINDS = ("Deployment", "StatefulSet", "ReplicaSet")
 SETTLE_SECONDS = 60
 
 
-def run_resume(params, check_mode=False, diff_mode=False):
+def run_resume(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_lcm_op_occ on Kubernetes: retry, roll back or fail a FAILED_TEMP operation occurrence of the instance."""
     if params.get("skip_coordination"):
         raise ValidationError("vnf_lcm_op_occ", "skip_coordination", "is used on OpenStack only (the rollback of a change of package on Heat)")
@@ -131,7 +136,8 @@ def needs_package(event, failed_op_occ, instance):
     return (event, operation) in NEEDS_PACKAGE and not (event == "rollback" and recorded_resources(instance))
 
 
-def plan_resume(api, store, found, failed_op_occ, event, waits, package=None, params=None):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits],
+                package: Any = None, params: Optional[dict] = None) -> Operation:
     """The operation that carries out ``event`` for a FAILED_TEMP op occ of this instance.
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import copy
 import functools
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
@@ -38,17 +41,17 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import v
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 
-def run_scale(params, check_mode=False, diff_mode=False):
+def run_scale(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_scale on Kubernetes."""
     return instance_run.on_instance(session.connect(params), plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
 
 
-def run_scale_to_level(params, check_mode=False, diff_mode=False):
+def run_scale_to_level(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_scale_to_level on Kubernetes."""
     return instance_run.on_instance(session.connect(params), plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
 
 
-def plan_scale(api, store, found, request, waits=None):
+def plan_scale(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None) -> Operation:
     """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: one replicas patch per VDU workload."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -66,7 +69,7 @@ def plan_scale(api, store, found, request, waits=None):
     return plan_levels(api, store, found, occ.SCALE, request, {aspect_id: level}, counts, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
 
 
-def plan_scale_to_level(api, store, found, request, waits=None):
+def plan_scale_to_level(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None) -> Operation:
     """Scale to absolute levels (an instantiation level or per-aspect levels): one replicas patch per VDU of each aspect
     whose level changes; nothing to do (and no write) when every aspect is already at its target."""
     waits = waits or Waits()
@@ -115,7 +118,7 @@ def plan_levels(api, store, found, name, request, to_levels, counts, plan, waits
         result = with_counts(instance, counts)
         result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
         result = refresh_vnfcs(api, result, vdus)
-        progress["resourceChanges"] = vnfc_changes(before, result)
+        progress.resource_changes = vnfc_changes(before, result)
         return result
 
     return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
@@ -135,7 +138,7 @@ def dry_run_replicas(api, targets, what):
                                  obj["metadata"]["namespace"], {"spec": {"replicas": count}}, dry_run=True) for obj, count in targets])
 
 
-def plan_scale_rollback(api, store, found, failed, waits=None):
+def plan_scale_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, waits: Optional[Waits] = None) -> Operation:
     """Undo a FAILED_TEMP SCALE or SCALE_TO_LEVEL: every VDU of the aspects it set out to change back to its recorded
     (pre-operation) count."""
     waits = waits or Waits()
@@ -162,7 +165,8 @@ def plan_scale_rollback(api, store, found, failed, waits=None):
     return Operation(failed["operation"], failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute)
 
 
-def plan_resume(api, store, found, failed, event, waits, package=None, params=None):
+def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed: dict, event: str, waits: Optional[Waits], package: Any = None,
+                params: Optional[dict] = None) -> Operation:
     """Retry re-plans the SCALE / SCALE_TO_LEVEL from its operationParams; rollback brings the replicas back to the recorded
     levels."""
     if event == "rollback":

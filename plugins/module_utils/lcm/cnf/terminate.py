@@ -11,6 +11,10 @@ there (record_after_fail), which a later terminate deletes and vnf_delete report
 
 from __future__ import annotations
 
+from typing import Optional
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import (
     CLAIM_OF,
     DELETE,
@@ -48,7 +52,7 @@ STALLED_NEXT = ("VNF instance {0} stays FAILED_TEMP: release what holds them, th
                 "nfv.vnflcm.vnf_delete can delete its identifier")
 
 
-def run_terminate(params, check_mode=False, diff_mode=False):
+def run_terminate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_terminate on Kubernetes (lcm/delete.py: with delete_instance, the identifier goes next, on the same connection)."""
     # Imported here: the other modules that import this file (vnf_lcm_op_occ's resume) need nothing of them.
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
@@ -58,7 +62,7 @@ def run_terminate(params, check_mode=False, diff_mode=False):
     return identifier.run_terminate(kube, plan_terminate, params, left_objects(kube.api), check_mode, diff_mode)
 
 
-def plan_terminate(api, store, found, request, waits=None):
+def plan_terminate(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None) -> Operation:
     """Delete what this instance created (ownership label checked) and its StatefulSets' claims, newest kinds first, and
     wait until it is gone."""
     waits = waits or Waits()
@@ -97,8 +101,8 @@ def plan_terminate(api, store, found, request, waits=None):
             drop_rollback(api, instance)
         result = dict(without_instantiated_info(instance), instantiationState=NOT_INSTANTIATED)
         # The record lives in the namespace: when that goes, so does the record.
-        progress["delete_record"] = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)
-        progress["resourceChanges"] = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
+        progress.delete_record = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)
+        progress.resource_changes = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
         return result
 
     return Operation(occ.TERMINATE, request, instance, plan, store, op_occs, version, execute=execute,

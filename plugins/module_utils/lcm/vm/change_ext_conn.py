@@ -14,14 +14,17 @@ PATCHes the stack back to it, retry plans the op occ's request again.
 from __future__ import annotations
 
 import copy
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_ext_conn, change_pkg, nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     located_stack,
@@ -40,12 +43,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection impo
 WHAT = sol_change_ext_conn.WHAT
 
 
-def run_change_ext_conn(params, check_mode=False, diff_mode=False):
+def run_change_ext_conn(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_change_ext_conn on OpenStack."""
     return instance_run.on_instance(session.connect(params), plan_change_ext_conn, params, check_mode, diff_mode, name=occ.CHANGE_EXT_CONN)
 
 
-def plan_change_ext_conn(vim, store, found, request, waits=None, preview=False, retry=False):
+def plan_change_ext_conn(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+                         preview: bool = False, retry: bool = False) -> Operation:
     """The Operation that connects the request's external CPs to its links: no write when the stack already is so.
     ``retry``: the plan of a FAILED_TEMP op occ's retry, which goes on even where a server is in ERROR (its failed update
     may have left it so; the rollback is the way out)."""
@@ -110,8 +114,8 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
             result.pop("vimConnectionInfo", None)
         result = refreshed(vim, result, stack, new_private, after["nfv"])
         new_info = result["instantiatedVnfInfo"]
-        progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, {"vnfcs": []})
-        progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info)}
+        progress.resource_changes = change_pkg.resource_changes(old_info, new_info, {"vnfcs": []})
+        progress.op_occ_fields = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info)}
         return result
 
     diff = {"before": {"extVirtualLinks": private["request"].get("extVirtualLinks") or [], "nfv_cp": before["nfv"].get("CP") or {}},
@@ -119,7 +123,8 @@ def _operation(vim, store, found, request, private, new_private, vim_connections
     return Operation(occ.CHANGE_EXT_CONN, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                package: Any = None) -> Operation:
     """Retry (plan the op occ's request again, against the record from before) or roll back (the stack to the record's CPs)."""
     waits = waits or Waits()
     instance = found[0]

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout, PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
@@ -33,6 +35,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -58,7 +61,7 @@ CHANGE = "change"
 SKIP_COORDINATION = "skip_coordination"
 
 
-def run_change_pkg(params, check_mode=False, diff_mode=False):
+def run_change_pkg(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_change_pkg on OpenStack: the new package (and the current one, when given) read, and closed, while the change is planned."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package, optional_package
     from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import ROLLOUT, SIDE_BY_SIDE
@@ -74,7 +77,8 @@ def run_change_pkg(params, check_mode=False, diff_mode=False):
     return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
 
 
-def plan_change_pkg(vim, store, found, package, request, waits=None, preview=False, allow_scripts=False, current_package=None):
+def plan_change_pkg(vim: HeatVim, store: RecordStore, found: Found, package: Any, request: Optional[dict], waits: Optional[Waits] = None,
+                    preview: bool = False, allow_scripts: bool = False, current_package: Any = None) -> Operation:
     """Plan the change of ``found``'s instance to ``package`` (a VnfPackage); an engine.Operation.
 
     ``current_package``: the instance's current package (a VnfPackage, checked by its vnfdId), where the old-VNF coordination
@@ -307,9 +311,9 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         result = refreshed(vim, changed_instance(instance, job), stack, job["private"], last["nfv"])
         old_info, new_info = instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"]
         whole = rolled_plan(previous, last, change, form)
-        progress["resourceChanges"] = change_pkg.resource_changes(old_info, new_info, whole)
-        progress["op_occ"] = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info),
-                              "modificationsTriggeredByVnfPkgChange": sol_change_pkg.modifications_triggered(instance, result)}
+        progress.resource_changes = change_pkg.resource_changes(old_info, new_info, whole)
+        progress.op_occ_fields = {"changedExtConnectivity": change_pkg.changed_ext_connectivity(old_info, new_info),
+                                  "modificationsTriggeredByVnfPkgChange": sol_change_pkg.modifications_triggered(instance, result)}
         return result
 
     diff = {"before": {key: instance.get(key) for key in job["identity"]}, "after": dict(job["identity"], stack=plan["summary"])}
@@ -452,7 +456,8 @@ def vnfc_details(vim, stack, name):
 # ---------------------------------------------------------------------------------------------
 # Retry / rollback of a FAILED_TEMP change
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordination=False, package=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits],
+                skip_coordination: bool = False, package: Any = None) -> Operation:
     """Retry goes on from the stack as it is, rollback walks it back: both from the change the record keeps. ``package``:
     the new package, for the retry of a change stopped before it recorded that (then it wrote nothing to the stack)."""
     instance = found[0]
@@ -464,7 +469,8 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits, skip_coordinatio
     return rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coordination)
 
 
-def plan_unwritten_resume(vim, store, found, failed_op_occ, event, waits, package):
+def plan_unwritten_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits],
+                          package: Any) -> Operation:
     """A change stopped between its op occ and the change's data, its first two record writes (a kill, a lost
     connection): nothing was written to the stack. Rollback has nothing to undo but the op occ; retry plans the change
     again from the request the op occ recorded and ``package``, which it needs."""
@@ -512,7 +518,7 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coo
             update_stack(vim, stack, previous["template"], previous["nfv"], waits, progress, files=previous["files"])
         result = refreshed(vim, before, stack, private_state(before), previous["nfv"])
         changed = rolled_plan(current, previous, state, form)
-        progress["resourceChanges"] = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], changed)
+        progress.resource_changes = change_pkg.resource_changes(instance["instantiatedVnfInfo"], result["instantiatedVnfInfo"], changed)
         return result
 
     return Operation(occ.CHANGE_VNFPKG, failed_op_occ.get("operationParams") or {}, instance, plan, store, op_occs, version, execute=execute)

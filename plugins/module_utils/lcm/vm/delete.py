@@ -10,7 +10,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
 
-def run_delete(params, check_mode=False, diff_mode=False):
+def run_delete(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     return identifier.run_delete(session.connect(params), params, left_stack, check_mode, diff_mode, params["wait_timeout"])
 
 

@@ -11,12 +11,16 @@ such a server is deleted before the update: its ports are free when the new serv
 
 from __future__ import annotations
 
+from typing import Optional
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import heal_targets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, storage_changes, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
@@ -25,12 +29,13 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
 
 
-def run_heal(params, check_mode=False, diff_mode=False):
+def run_heal(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_heal on OpenStack."""
     return instance_run.on_instance(session.connect(params), plan_heal, params, check_mode, diff_mode, name=occ.HEAL)
 
 
-def plan_heal(vim, store, found, request, waits=None, preview=False):
+def plan_heal(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+              preview: bool = False) -> Operation:
     """Replace the servers of the named VNFCs (all VNFCs when none is named), with additionalParams.all their volumes too:
     mark them unhealthy, then update the stack."""
     waits = waits or Waits()
@@ -72,9 +77,9 @@ def plan_heal(vim, store, found, request, waits=None, preview=False):
         delete_servers(vim, [item["server"] for item in in_error], waits, progress)
         update_stack(vim, stack, None, None, waits, progress)
         result = refreshed(vim, instance, stack, private, instance["instantiatedVnfInfo"]["metadata"]["nfv"])
-        progress["resourceChanges"] = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
+        progress.resource_changes = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         if volume_ids:
-            progress["resourceChanges"].update(storage_changes(info.get("virtualStorageResourceInfo") or [], result))
+            progress.resource_changes.update(storage_changes(info.get("virtualStorageResourceInfo") or [], result))
         return result
 
     return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, execute=execute)

@@ -9,6 +9,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import records
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 
 
-def run_info(params, check_mode=False, diff_mode=False):
+def run_info(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """One instance or all."""
     return records_of(params, session.connect(params).store())

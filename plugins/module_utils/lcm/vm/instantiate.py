@@ -7,8 +7,10 @@ it), and the retry or rollback of an instantiate left FAILED_TEMP."""
 from __future__ import annotations
 
 import copy
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
@@ -19,6 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
     check_flavours,
@@ -41,7 +44,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection impo
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance, with_instantiate_fields
 
 
-def run_instantiate(params, check_mode=False, diff_mode=False):
+def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_instantiate on OpenStack (lcm/instantiation.py). It needs the VNFD and the BaseHOT (and a user-data script the user
     allows): hook scripts are the role's (they only warn here), and images come from Glance by name, not from the package."""
     vim = session.connect(params)
@@ -67,8 +70,9 @@ def instantiation_summary(request):
     return {key: request.get(key) for key in keys}
 
 
-def plan_instantiate(vim, package, name, request, description=None, instance_id=None, waits=None, preview=False, allow_scripts=False,
-                     metadata=None):
+def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: Optional[dict], description: Optional[str] = None,
+                     instance_id: Optional[str] = None, waits: Optional[Waits] = None, preview: bool = False, allow_scripts: bool = False,
+                     metadata: Optional[dict] = None) -> Operation:
     """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT; a new instance
     has ``metadata``.
 
@@ -145,7 +149,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
             # Heat failed the create before it made the record's resource, so no op occ can be kept there: the stack
             # goes, and the instantiate ends as one whose create Heat refused (killed meanwhile: an orphan, deleted later).
             store.detach()
-            progress["instance"] = instance
+            progress.instance = instance
             vim.stacks.delete_until_gone(stack, waits.timeout)
             error.add_reason("the stack is deleted and nothing is kept: instantiate again once the cause is fixed")
             raise
@@ -157,7 +161,7 @@ def plan_instantiate(vim, package, name, request, description=None, instance_id=
                                          "scaleStatus": initial_scale_status(flavour, level_id),
                                          "maxScaleLevels": max_scale_levels(flavour)}
         result = refreshed(vim, result, stack, private, nfv)
-        progress["resourceChanges"] = vnfc_changes([], result)
+        progress.resource_changes = vnfc_changes([], result)
         return result
 
     diff = {"before": {"instantiationState": instance.get("instantiationState")},
@@ -194,7 +198,8 @@ def already_instantiated(instance, wanted, store, op_occs, version):
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                package: Any = None) -> Operation:
     """Rollback deletes the stack; retry updates it to the VNFCs the record has (the failed create's stack may lack some)."""
     waits = waits or Waits()
     params = failed_op_occ.get("operationParams") or {}
@@ -211,7 +216,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=Non
             store.release_left_claim(instance)
             progress.release_record()
             vim.stacks.delete_until_gone(stack, waits.timeout)
-            progress["delete_record"] = True
+            progress.delete_record = True
             result = {key: value for key, value in instance.items() if key != "instantiatedVnfInfo"}
             return dict(result, instantiationState=NOT_INSTANTIATED)
 
@@ -229,7 +234,7 @@ def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=Non
                                          "scaleStatus": initial_scale_status(flavour, params.get("instantiationLevelId")),
                                          "maxScaleLevels": max_scale_levels(flavour)}
         result = refreshed(vim, result, stack, private, described["nfv"])
-        progress["resourceChanges"] = vnfc_changes([], result)
+        progress.resource_changes = vnfc_changes([], result)
         return result
 
     return Operation(occ.INSTANTIATE, params, instance, plan, store, op_occs, version, execute=retry)

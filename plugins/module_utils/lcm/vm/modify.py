@@ -15,13 +15,16 @@ nothing deployed changes: a package that is to change what is deployed is vnf_ch
 from __future__ import annotations
 
 import functools
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer, new_vnfd_of, private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import name_claimer, new_vnfd_of, private_state, Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -33,7 +36,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 CHANGE_PKG_HINT = "a package that changes what is deployed is applied with nfv.vnflcm.vnf_change_pkg (ChangeCurrentVnfPkgRequest)"
 
 
-def run_modify(params, check_mode=False, diff_mode=False):
+def run_modify(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_modify on OpenStack: the record only; option package gives the VNFD of a new vnfdId."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import optional_package
 
@@ -95,7 +98,8 @@ def _parsed(text, name):
         return text
 
 
-def plan_modify(vim, store, found, request, waits=None, preview=False, package=None):
+def plan_modify(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None, preview: bool = False,
+                package: Any = None) -> Operation:
     """MODIFY_INFO on a Heat instance: one record write (a signal), no stack update; nothing when nothing changes."""
     instance, op_occs, version = found
     request = validate_vnf_info_modification_request(request)
@@ -123,7 +127,8 @@ def plan_modify(vim, store, found, request, waits=None, preview=False, package=N
                      execute=lambda progress: claim_name(progress) or modified, diff=diff)
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                package: Any = None) -> Operation:
     """Retry or roll back a FAILED_TEMP MODIFY_INFO: it wrote nothing on the VIM (the record is written once, with the op
     occ's end), so a retry plans the request again on the record (a new vnfdId with its ``package``, vnf_lcm_op_occ's
     option, checked again against what is deployed) and a rollback changes only the op occ (the record still holds the

@@ -11,12 +11,16 @@ VNFD's identity is read from it, as vnf_modify read it) and a CHANGE_VNFPKG that
 from __future__ import annotations
 
 import copy
+from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout, ValidationError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import marked_resources, vnfc_indexes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, session, terminate
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
@@ -27,7 +31,7 @@ RESUMERS = resumer_table(instantiate, scale, heal, terminate, modify, change_pkg
 MARK_REASONS = (heal.HEAL_REASON, scale.SCALE_IN_REASON)
 
 
-def run_resume(params, check_mode=False, diff_mode=False):
+def run_resume(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_lcm_op_occ on OpenStack: retry, roll back or fail a FAILED_TEMP op occ. The record has what each needs, but for
     the retry of a MODIFY_INFO that changed vnfdId, or of a CHANGE_VNFPKG that wrote nothing: the new package, option package."""
     return resumption.run_resume(session.connect(params), params, package_of, plan_resume, as_failed, check_mode, diff_mode)
@@ -90,7 +94,8 @@ def unmarked(vim, resources):
     return notes
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, skip_coordination=False, package=None, params=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                skip_coordination: bool = False, package: Any = None, params: Optional[dict] = None) -> Operation:
     """The operation that carries out ``event`` ("retry" or "rollback") for a FAILED_TEMP op occ of this instance.
 
     What may be retried or rolled back is sol/op_occ.py's one list (the engine checks it too); every operation on it has

@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import copy
+from typing import Any, Optional
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import plan_lines, stack_plan
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import marked_members, members_to_remove
@@ -23,6 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     located_stack,
     refreshed,
@@ -41,17 +44,18 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 SCALE_IN_REASON = "removed by nfv.vnflcm (scale in)"
 
 
-def run_scale(params, check_mode=False, diff_mode=False):
+def run_scale(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_scale on OpenStack."""
     return instance_run.on_instance(session.connect(params), plan_scale, params, check_mode, diff_mode, name=occ.SCALE)
 
 
-def run_scale_to_level(params, check_mode=False, diff_mode=False):
+def run_scale_to_level(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_scale_to_level on OpenStack."""
     return instance_run.on_instance(session.connect(params), plan_scale_to_level, params, check_mode, diff_mode, name=occ.SCALE_TO_LEVEL)
 
 
-def plan_scale(vim, store, found, request, waits=None, preview=False):
+def plan_scale(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+               preview: bool = False) -> Operation:
     """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: adds or removes ``<VDU>-<idx>`` resources."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -68,7 +72,8 @@ def plan_scale(vim, store, found, request, waits=None, preview=False):
                            diff=level_diff(aspect_id, levels.get(aspect_id, 0), level))
 
 
-def plan_scale_to_level(vim, store, found, request, waits=None, preview=False):
+def plan_scale_to_level(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+                        preview: bool = False) -> Operation:
     """Scale to absolute levels (an instantiation level or per-aspect levels): one stack update with the VNFCs of every
     aspect whose level changes; nothing to do (no stack update) when every aspect is already at its target."""
     waits = waits or Waits()
@@ -128,7 +133,7 @@ def scale_operation(vim, store, found, request, waits, to_levels, indexes, level
         result = copy.deepcopy(instance)
         result["instantiatedVnfInfo"]["scaleStatus"] = with_scale_levels(result["instantiatedVnfInfo"].get("scaleStatus"), to_levels)
         result = refreshed(vim, result, stack, dict(private, vnfcs=indexes), after["nfv"])
-        progress["resourceChanges"] = vnfc_changes(old, result)
+        progress.resource_changes = vnfc_changes(old, result)
         return result
 
     return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
@@ -148,7 +153,8 @@ def group_lines(instance, groups, current, counts):
     return lines
 
 
-def plan_resume(vim, store, found, failed_op_occ, event, waits=None, package=None):
+def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
+                package: Any = None) -> Operation:
     """Retry re-plans a SCALE / SCALE_TO_LEVEL from its operationParams; rollback restores the VNFCs before it. Either way
     from the record, which still has the VNFCs and levels from before the failed scale."""
     waits = waits or Waits()

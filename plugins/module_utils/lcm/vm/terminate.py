@@ -6,18 +6,22 @@ FAILED_TEMP can be retried only."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import OperationTimeout
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, server_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
 
 
-def run_terminate(params, check_mode=False, diff_mode=False):
+def run_terminate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_terminate on OpenStack (lcm/delete.py: with delete_instance, the identifier goes next, on the same connection)."""
     # Imported here: the other modules that import this file (vnf_lcm_op_occ's resume) need nothing of them.
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
@@ -26,7 +30,8 @@ def run_terminate(params, check_mode=False, diff_mode=False):
     return identifier.run_terminate(session.connect(params), plan_terminate, params, left_stack, check_mode, diff_mode, params["wait_timeout"])
 
 
-def plan_terminate(vim, store, found, request, waits=None, preview=False):
+def plan_terminate(vim: HeatVim, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
+                   preview: bool = False) -> Operation:
     """Delete the stack and wait until it is gone; GRACEFUL first stops the servers (up to gracefulTerminationTimeout)."""
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -51,8 +56,8 @@ def plan_terminate(vim, store, found, request, waits=None, preview=False):
         result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
         result["instantiationState"] = NOT_INSTANTIATED
         # The record lives in the stack, so it goes with it; the result still reports the final state.
-        progress["delete_record"] = True
-        progress["resourceChanges"] = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
+        progress.delete_record = True
+        progress.resource_changes = vnfc_changes(instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or [], result)
         return result
 
     return Operation(occ.TERMINATE, request, instance, plan, store, op_occs, version, execute=execute,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
 
 NS = "ns1"
 
@@ -79,12 +80,12 @@ def record(cluster, with_uid=True):
 
 
 def run(operation):
-    progress = {"op_occ_id": "o1"}
+    progress = Progress(op_occ_id="o1")
     return operation.execute(progress), progress
 
 
 def changes(progress):
-    return sorted((item["changeType"], item["vduId"], item["id"]) for item in progress["resourceChanges"]["affectedVnfcs"])
+    return sorted((item["changeType"], item["vduId"], item["id"]) for item in progress.resource_changes["affectedVnfcs"])
 
 
 def test_a_healed_vnfc_is_removed_and_its_new_pod_added_with_a_new_id_the_others_keep_theirs():

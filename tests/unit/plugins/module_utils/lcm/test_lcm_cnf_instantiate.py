@@ -18,6 +18,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.instantiate imp
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import plan_scale
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
 
 NS = "tenant-a"
 K = "Files/kubernetes/"
@@ -78,7 +79,7 @@ def test_every_object_is_judged_then_created_a_kind_at_a_time_in_create_order(pa
     planned_order = [(item["kind"], item["name"]) for item in operation.plan["create"]]
     assert sorted(kube.dry_runs) == sorted(planned_order)
     operation.prepare()
-    progress = {}
+    progress = Progress()
     operation.execute(progress)
     ranks = [create_rank(kind) for kind, _name in kube.writes]
     assert ranks == sorted(ranks)
@@ -111,7 +112,7 @@ def test_a_failed_create_stops_the_later_waves_and_the_record_keeps_what_its_wav
     operation = planned(kube, package)
     operation.prepare()
     kube.refuse["curry-role"] = VimError("create", "Role tenant-a/curry-role", "forbidden (HTTP 403)")
-    progress = {}
+    progress = Progress()
     with pytest.raises(VimError) as caught:
         operation.execute(progress)
     assert "curry-role" in str(caught.value)
@@ -127,13 +128,13 @@ def test_a_retry_adopts_what_the_interrupted_run_created(package):
     operation.prepare()
     kube.refuse["vdu2"] = VimError("create", "Deployment tenant-a/vdu2", "the API server could not be reached")
     with pytest.raises(VimError):
-        operation.execute({})
+        operation.execute(Progress())
     del kube.refuse["vdu2"]
     instance_id = operation.plan["vnf_instance_id"]
     for obj in kube.objects.values():
         obj["metadata"].setdefault("labels", {}).update(ownership_labels(instance_id))
     retry = plan_instantiate(kube, package, "vnf-a", operation.request, instance_id=instance_id, waits=Waits(enabled=False))
-    progress = {}
+    progress = Progress()
     retry.execute(progress)
     assert len(progress["created"]) == len(retry.plan["create"])
 
@@ -143,7 +144,7 @@ def test_tacker_labels_and_vdu_reses_follow_instantiate_and_scale(package):
     kube.patch = lambda api_version, kind, name, namespace, patch, content_type=None, dry_run=False: kube.objects[(kind, name)]
     operation = planned(kube, package)
     operation.prepare()
-    instance = operation.execute({})
+    instance = operation.execute(Progress())
     instance_id = instance["id"]
     for obj in kube.objects.values():
         assert obj["metadata"]["labels"]["tacker_vnf_instance_id"] == instance_id, obj["metadata"]
@@ -156,6 +157,6 @@ def test_tacker_labels_and_vdu_reses_follow_instantiate_and_scale(package):
     assert all(obj["metadata"]["labels"]["tacker_vnf_instance_id"] == instance_id for obj in vdu_reses.values())
     assert vdu_reses["VDU2"] == kube.objects[("Deployment", "vdu2")]
     # A scale keeps the VDU's object at its new count.
-    scaled = plan_scale(kube, None, (instance, [], None), {"type": "SCALE_OUT", "aspectId": "vdu3_aspect"}, Waits(enabled=False)).execute({})
+    scaled = plan_scale(kube, None, (instance, [], None), {"type": "SCALE_OUT", "aspectId": "vdu3_aspect"}, Waits(enabled=False)).execute(Progress())
     assert scaled["instantiatedVnfInfo"]["metadata"]["vdu_reses"]["VDU3"]["spec"]["replicas"] == vdu_reses["VDU3"]["spec"]["replicas"] + 1
     assert scaled["instantiatedVnfInfo"]["metadata"]["vdu_reses"]["VDU2"] == vdu_reses["VDU2"]

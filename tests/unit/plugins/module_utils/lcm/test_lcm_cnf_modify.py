@@ -24,6 +24,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import (
     with_deployed_replicas,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import deployed_manifests
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
 
 K = "Files/kubernetes/"
 
@@ -177,7 +178,7 @@ def test_information_only_modification_needs_no_vim_and_is_idempotent():
     store = Names({"a": "vnf-1"})
     operation = plan_modify(NoApi(), store, (instance, [], "1"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})
     assert operation.changed and operation.plan["modifications"] == {"vnfInstanceName": "b", "metadata": {"x": {"z": 2}}}
-    done = operation.execute({"op_occ_id": "occ-1"})
+    done = operation.execute(Progress(op_occ_id="occ-1"))
     # The new name is claimed before the record is written with it.
     assert store.claimed == [("b", "occ-1")]
     again = plan_modify(NoApi(), store, (done, [], "2"), {"vnfInstanceName": "b", "metadata": {"x": {"y": None, "z": 2}}})

@@ -21,6 +21,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete as cnf_delete, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
 
 NS = "tenant-a"
 VNF = "5c0d0e1f-0000-4000-8000-00000000feed"
@@ -160,7 +161,7 @@ def test_terminate_deletes_the_claims_of_a_statefulset_without_a_policy_after_it
     assert kube.deletes == []
     kube.objects[("PersistentVolumeClaim", NS, "www-vdu5-0")]["metadata"]["finalizers"] = []
     kube.objects[("PersistentVolumeClaim", NS, "www-vdu5-1")]["metadata"]["finalizers"] = []
-    result = operation.execute({})
+    result = operation.execute(Progress())
     assert kube.deletes == ["StatefulSet/vdu5", "PersistentVolumeClaim/www-vdu5-1", "PersistentVolumeClaim/www-vdu5-0"]
     assert result["instantiationState"] == "NOT_INSTANTIATED" and "instantiatedVnfInfo" not in result
     assert ("PersistentVolumeClaim", NS, "www-other-0") in kube.objects
@@ -172,7 +173,7 @@ def test_terminate_removes_the_rollback_data_a_killed_run_left_after_its_end_rec
     kube = FakeKube(sts, kept)
     operation = planned(kube, instance(sts))
     assert operation.plan["rollback_data"].startswith("deleted: Secret " + kept["metadata"]["name"])
-    operation.execute({})
+    operation.execute(Progress())
     assert kube.deletes == ["StatefulSet/vdu5", "Secret/" + kept["metadata"]["name"]] and not kube.objects
 
 
@@ -181,7 +182,7 @@ def test_a_terminate_with_no_rollback_data_left_sends_no_delete_for_it():
     kube = FakeKube(sts)
     operation = planned(kube, instance(sts))
     assert "rollback_data" not in operation.plan
-    operation.execute({})
+    operation.execute(Progress())
     assert kube.deletes == ["StatefulSet/vdu5"] and kube.missed_deletes == []
 
 
@@ -191,7 +192,7 @@ def test_a_statefulset_that_retains_its_claims_keeps_them_and_the_plan_says_why(
     operation = planned(kube, instance(sts))
     assert [item["kind"] for item in operation.plan["delete"]] == ["StatefulSet"]
     assert operation.plan["volume_claims"][0]["action"] == "keep" and "whenDeleted: Retain" in operation.plan["volume_claims"][0]["why"]
-    operation.execute({})
+    operation.execute(Progress())
     assert kube.deletes == ["StatefulSet/vdu5"] and ("PersistentVolumeClaim", NS, "www-vdu5-0") in kube.objects
 
 
@@ -208,7 +209,7 @@ def test_claims_kubernetes_deletes_are_waited_for_not_deleted():
     operation = planned(kube, instance(sts))
     assert [item["kind"] for item in operation.plan["delete"]] == ["StatefulSet"]
     assert operation.plan["volume_claims"][0]["action"] == "deleted by Kubernetes"
-    operation.execute({})
+    operation.execute(Progress())
     assert kube.deletes == ["StatefulSet/vdu5"] and ("PersistentVolumeClaim", NS, "www-vdu5-0") not in kube.objects
 
 
@@ -310,7 +311,7 @@ def test_a_stalled_terminate_says_what_to_do_next(monkeypatch):
 
     monkeypatch.setattr(terminate, "delete_owned", stalls)
     with pytest.raises(DeletionStalled) as raised:
-        operation.execute({})
+        operation.execute(Progress())
     assert "ConfigMap held" in raised.value.msg and "example.com/hold" in raised.value.msg
     assert "action: fail" in raised.value.msg and "NOT_INSTANTIATED" in raised.value.msg and "vnf_delete" in raised.value.msg
 

@@ -124,7 +124,7 @@ def test_delete_record_when_the_operation_removed_its_home():
     store = MemoryStore()
 
     def execute(progress):
-        progress["delete_record"] = True
+        progress.delete_record = True
         return {"id": "vnf-1", "instantiationState": "NOT_INSTANTIATED"}
 
     run(operation(store, execute=execute), now=lambda: NOW)

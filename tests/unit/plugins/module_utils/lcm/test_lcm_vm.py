@@ -16,7 +16,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, scale as vm_scale, session as vm_session, shared as vm_shared
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm_heal, resume as vm_resume, scale as vm_scale
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session as vm_session, shared as vm_shared
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.reader import load_package
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ

@@ -11,6 +11,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
 
 IDENTITY = {"vnfdId": "new", "vnfProvider": "Company", "vnfProductName": "Sample VNF", "vnfSoftwareVersion": "1.0", "vnfdVersion": "1.0"}
 
@@ -217,7 +218,7 @@ def test_a_rollback_with_skip_coordination_runs_no_old_vnf_hook(monkeypatch, ski
 
     monkeypatch.setattr(vm_change_pkg, "roll", roll)
     with pytest.raises(Stop):
-        operation.execute({})
+        operation.execute(Progress())
     assert [item and item["name"] for item in given] == [hook]
     assert ("coordination hook Scripts/old.yml not run (skip_coordination: true)" in operation.plan["lines"]) is skip
 
