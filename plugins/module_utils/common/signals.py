@@ -18,8 +18,15 @@ import threading
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-# What another thread sends the main thread to stop the operation (see :func:`interrupter`).
+# What another thread sends the main thread to stop the operation (the ``interrupt`` interrupted_by_signals yields).
 WAKE_SIGNAL = signal.SIGUSR1
+# The interrupt of each interrupted_by_signals block this process is in (signal handlers are the process's).
+_INTERRUPTS = []
+
+
+def current_interrupt():
+    """The ``interrupt(reason)`` of the innermost interrupted_by_signals block, None outside any."""
+    return _INTERRUPTS[-1] if _INTERRUPTS else None
 
 
 @contextlib.contextmanager
@@ -44,8 +51,10 @@ def interrupted_by_signals():
         signal.pthread_kill(main, WAKE_SIGNAL)
 
     previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS + (WAKE_SIGNAL,)}
+    _INTERRUPTS.append(interrupt)
     try:
         yield interrupt
     finally:
+        _INTERRUPTS.remove(interrupt)
         for signum, old in previous.items():
             signal.signal(signum, old)

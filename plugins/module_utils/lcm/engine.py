@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import copy
 import datetime
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
+import os
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import activity, signals
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, Interrupted, NotFoundError, ValidationError, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import links
@@ -75,27 +76,41 @@ class Operation:
         self.automatic_invocation = False
 
 
-class Runs:
-    """How this process runs operations: the lease it takes and how a lost lease stops it.
-
-    Set once per module process by the module's main() (:func:`configure`); the defaults suit tests
-    that drive the engine directly (no background renewal).
-    """
-
-    lease_seconds = lease.DEFAULT_SECONDS
-    interrupt = None
-    # How long a VNFD interface script or the end hook may run (the module's wait_timeout).
-    script_timeout = 600
-    # The role's <operation>_end task file, run as the operation's last step: ``{"name", "tasks", "variables"}``.
-    end_hook = None
+# How long a VNFD interface script or the end hook may run when the module's wait_timeout does not say.
+SCRIPT_SECONDS = 600
 
 
-def configure(lease_seconds: Optional[float] = None, interrupt: Optional[Callable[[Optional[str]], None]] = None,
-              script_timeout: Optional[float] = None, end_hook: Optional[dict] = None) -> None:
-    Runs.lease_seconds = lease_seconds or lease.DEFAULT_SECONDS
-    Runs.interrupt = interrupt
-    Runs.script_timeout = script_timeout or Runs.script_timeout
-    Runs.end_hook = end_hook
+class Settings(NamedTuple):
+    """How an operation runs, from the module's options (:func:`settings_of`); the defaults suit tests that drive the
+    engine directly. ``lease_seconds``: the lease it takes; ``script_timeout``: how long a VNFD interface script or the end
+    hook may run (the module's wait_timeout); ``end_hook``: the role's <operation>_end task file, run as the operation's
+    last step (``{"name", "tasks", "variables"}``); ``interrupt(reason)``: stops the run when its lease is lost
+    (common/signals.py)."""
+
+    lease_seconds: float = lease.DEFAULT_SECONDS
+    script_timeout: float = SCRIPT_SECONDS
+    end_hook: Optional[dict] = None
+    interrupt: Optional[Callable[[Optional[str]], None]] = None
+
+
+def settings_of(params: dict) -> Settings:
+    """The Settings of the module options ``params``; ValidationError when the end hook's task file cannot be read."""
+    return Settings(params.get("lease_seconds") or lease.DEFAULT_SECONDS, params.get("wait_timeout") or SCRIPT_SECONDS,
+                    end_hook_of(params), signals.current_interrupt())
+
+
+def end_hook_of(params: dict) -> Optional[dict]:
+    """The end hook the module options give (read now, so that a missing file fails before anything is written), or None."""
+    path = params.get("end_hook")
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tasks = handle.read()
+    except OSError as error:
+        raise ValidationError("module options", "end_hook", "cannot read the task file {0}: {1}".format(path, error.strerror))
+    variables = dict(params.get("end_hook_vars") or {})
+    return {"name": variables.get("vnf_lifecycle_hook_name") or os.path.basename(path), "tasks": tasks, "variables": variables}
 
 
 def _entry(key: str, doc: str) -> property:
@@ -179,17 +194,18 @@ def linked_results(store: RecordStore, produce: Callable[[], dict]) -> dict:
 
 
 def run(operation: Operation, check_mode: bool = False, diff_mode: bool = False, now: Callable[[], datetime.datetime] = utc_now,
-        resume: Optional[Tuple[str, dict]] = None) -> dict:
+        resume: Optional[Tuple[str, dict]] = None, settings: Settings = Settings()) -> dict:
     """Carry out ``operation``; returns the module result (its documents with ``_links``: :func:`with_links`).
 
     ``resume``: ``(event, failed_op_occ)`` to carry out a ``retry`` or ``rollback`` of a FAILED_TEMP
     op occ instead of starting a new one: that op occ goes on (PROCESSING, or ROLLING_BACK), and
     ends COMPLETED, or ROLLED_BACK, or FAILED_TEMP again.
     """
-    return linked_results(operation.store, lambda: _run(operation, check_mode, diff_mode, now, resume))
+    return linked_results(operation.store, lambda: _run(operation, check_mode, diff_mode, now, resume, settings))
 
 
-def _run(operation: Operation, check_mode: bool, diff_mode: bool, now: Callable[[], datetime.datetime], resume: Optional[Tuple[str, dict]]) -> dict:
+def _run(operation: Operation, check_mode: bool, diff_mode: bool, now: Callable[[], datetime.datetime], resume: Optional[Tuple[str, dict]],
+         settings: Settings) -> dict:
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 
     store, op_occs, version = operation.store, operation.op_occs, operation.version
@@ -212,12 +228,12 @@ def _run(operation: Operation, check_mode: bool, diff_mode: bool, now: Callable[
         event, failed = resume
         current = occ.transition(failed, event, now())
         others = [item for item in op_occs if item["id"] != failed["id"]]
-    keeper = lease.LeaseKeeper(store, version, Runs.lease_seconds, now, Runs.interrupt)
+    keeper = lease.LeaseKeeper(store, version, settings.lease_seconds, now, settings.interrupt)
     operation.prepare()
     keeper.start(operation.instance_while_running, [current] + others)
     progress = Progress(keeper, current["id"])
     try:
-        instance = act(operation, scripts, current, progress, rollback)
+        instance = act(operation, scripts, current, progress, rollback, settings)
     except BaseException as error:  # noqa: B902 - whatever stops an operation, its op occ must say so
         keeper.stop()
         raise record_failure(keeper, operation, current, others, progress, error, now) from error
@@ -241,7 +257,7 @@ def _run(operation: Operation, check_mode: bool, diff_mode: bool, now: Callable[
     return result
 
 
-def act(operation: Operation, scripts: Optional[dict], op_occ: dict, progress: Progress, rollback: bool) -> dict:
+def act(operation: Operation, scripts: Optional[dict], op_occ: dict, progress: Progress, rollback: bool, settings: Settings = Settings()) -> dict:
     """The operation's writes, between the VNFD's ``<op>_start`` and ``<op>_end`` scripts (a rollback's: ``<op>_rollback_start``
     and ``<op>_rollback_end``) and then the role's end hook, all inside the op occ: a failing script or hook fails the
     operation (FAILED_TEMP), as in Tacker. What a script changes of the instance is applied to the one recorded; its
@@ -251,28 +267,29 @@ def act(operation: Operation, scripts: Optional[dict], op_occ: dict, progress: P
 
     start, end = interface_scripts.ROLLBACK_PHASES if rollback else interface_scripts.PHASES
     data = copy.deepcopy((op_occ.get("error") or {}).get(occ.SCRIPT_DATA_FIELD) or {})
-    started = _script(progress, data, scripts, operation, start, operation.instance)
+    started = _script(progress, data, scripts, operation, start, operation.instance, settings.script_timeout)
     instance = operation.execute(progress) if operation.changed else operation.instance
     instance = interface_scripts.with_script_changes(instance, started)
-    instance = interface_scripts.with_script_changes(instance, _script(progress, data, scripts, operation, end, instance))
+    instance = interface_scripts.with_script_changes(instance, _script(progress, data, scripts, operation, end, instance, settings.script_timeout))
     if rollback:
         return instance
-    if Runs.end_hook:
-        variables = dict(Runs.end_hook.get("variables") or {}, vnf_lifecycle_hook_vnf_instance=interface_scripts.visible_instance(instance),
+    hook = settings.end_hook
+    if hook:
+        variables = dict(hook.get("variables") or {}, vnf_lifecycle_hook_vnf_instance=interface_scripts.visible_instance(instance),
                          vnf_lifecycle_hook_lcm_op_occ=op_occ)
-        coordination.run_tasks(Runs.end_hook["name"], Runs.end_hook["tasks"], variables, Runs.script_timeout)
+        coordination.run_tasks(hook["name"], hook["tasks"], variables, settings.script_timeout)
         # Named apart from the VNFD's script of the same operation (both are "<op>_end").
-        _ran(progress, "end hook " + Runs.end_hook["name"])
+        _ran(progress, "end hook " + hook["name"])
     return instance
 
 
-def _script(progress: Progress, data: dict, scripts: Optional[dict], operation: Operation, phase: str, instance: dict) -> Any:
+def _script(progress: Progress, data: dict, scripts: Optional[dict], operation: Operation, phase: str, instance: dict, timeout: float) -> Any:
     """Run the operation's script of ``phase``; what it changed of the instance. ``data`` (the op occ's
     user_script_err_handling_data) goes into ``progress`` once a script gave some, also when the script fails."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 
     try:
-        hook, changes = interface_scripts.run(scripts, operation.name, phase, operation.request, instance, Runs.script_timeout, data)
+        hook, changes = interface_scripts.run(scripts, operation.name, phase, operation.request, instance, timeout, data)
     finally:
         if data:
             progress[SCRIPT_DATA] = data
@@ -383,7 +400,7 @@ def require_idle(store: RecordStore, found: Found, name: str, now: Callable[[], 
 def act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],
                   check_mode: bool = False, diff_mode: bool = False,
                   on_fail: Optional[Callable[[dict], Tuple[Optional[dict], Sequence[str]]]] = None, now: Callable[[], datetime.datetime] = utc_now,
-                  force: bool = False) -> dict:
+                  force: bool = False, settings: Settings = Settings()) -> dict:
     """retry, rollback or fail a FAILED_TEMP op occ, on any VIM: what vnf_lcm_op_occ does.
 
     ``plan(failed, found)`` gives the Operation that retries or rolls back ``failed``; ``on_fail(failed)``
@@ -391,12 +408,13 @@ def act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], ev
     instance to record with the FAILED op occ (None: the record stays as it is) and what it found changed. A running
     op occ whose runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
-    return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force))
+    return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force,
+                                                                      settings))
 
 
 def _act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],
                    check_mode: bool, diff_mode: bool, on_fail: Optional[Callable[[dict], Tuple[Optional[dict], Sequence[str]]]],
-                   now: Callable[[], datetime.datetime], force: bool) -> dict:
+                   now: Callable[[], datetime.datetime], force: bool, settings: Settings) -> dict:
     instance = found[0]
     failed = find_op_occ(found[1], op_occ_id)
     if failed["operationState"] in lease.RUNNING:
@@ -405,7 +423,7 @@ def _act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], e
         return already_ended(instance, failed, event)
     if event != "fail":
         occ.require_resumable(failed, event)
-        return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed))
+        return _run(plan(failed, found), check_mode, diff_mode, now, (event, failed), settings)
     if check_mode:
         return {"changed": True, "vnf_instance": instance, "vnf_lcm_op_occ": failed}
     recorded, notes = on_fail(failed) if on_fail is not None else (None, ())

@@ -70,9 +70,10 @@ def on_instance(session: Session, planner: Callable[..., engine.Operation], para
             raise
         return with_api_calls({"changed": False, "vnf_instance": None, "plan": {"lines": [error.msg]}}, session)
     engine.require_idle(store, found, name, check_mode=check_mode)
+    settings = engine.settings_of(params)
     operation = session.plan(planner, store, found, params.get("request"), waits(params), check_mode or diff_mode)
     operation.automatic_invocation = automatic_invocation(params)
-    return with_api_calls(engine.run(operation, check_mode, diff_mode), session)
+    return with_api_calls(engine.run(operation, check_mode, diff_mode, settings=settings), session)
 
 
 def unclaimer(session: Session, params: dict) -> Optional[Tuple[Any, str]]:

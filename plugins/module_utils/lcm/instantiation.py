@@ -23,4 +23,4 @@ def run_instantiate(session: instance_run.Session, params: dict, plan: Callable[
         name, description, metadata = creation_fields(params, package.to_dict()["vnfd"])
         operation = plan(package, name, description, metadata)
     operation = with_metadata_warning(operation, metadata)
-    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode), session)
+    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode, settings=engine.settings_of(params)), session)

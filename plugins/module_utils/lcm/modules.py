@@ -14,10 +14,9 @@ operation: a dispatch here would carry every operation in every module.
 
 from __future__ import annotations
 
-import os
 from importlib import import_module
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, ValidationError, VimError, VnfLcmError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
@@ -38,9 +37,10 @@ def module_main(operation, run, argument_spec, arg_groups, **module_kwargs):
     under way has recorded its op occ FAILED_TEMP by then (engine.run).
     """
     module = VnfLcmModule(argument_spec=argument_spec, arg_groups=arg_groups, supports_check_mode=True, **module_kwargs)
-    with interrupted_by_signals() as interrupt:
+    with interrupted_by_signals():
         try:
-            engine.configure(module.params.get("lease_seconds"), interrupt, module.params.get("wait_timeout"), end_hook(module.params))
+            # A missing end hook file fails before anything is written (the run reads it again: engine.settings_of).
+            engine.end_hook_of(module.params)
             result = run_module(module, run)
         except VnfLcmError as error:
             module.fail_from_error(error)
@@ -91,20 +91,6 @@ def require_client(module, target):
     else:
         from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import client
         module.require("kubernetes", client.HAS_KUBERNETES, client.KUBERNETES_IMPORT_ERROR)
-
-
-def end_hook(params):
-    """The end hook the module options give (read now, so that a missing file fails before anything is written), or None."""
-    path = params.get("end_hook")
-    if not path:
-        return None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            tasks = handle.read()
-    except OSError as error:
-        raise ValidationError("module options", "end_hook", "cannot read the task file {0}: {1}".format(path, error.strerror))
-    variables = dict(params.get("end_hook_vars") or {})
-    return {"name": variables.get("vnf_lifecycle_hook_name") or os.path.basename(path), "tasks": tasks, "variables": variables}
 
 
 # How a failure outside any operation names what the module was doing.

@@ -74,7 +74,7 @@ def run_change_pkg(params: dict, check_mode: bool = False, diff_mode: bool = Fal
     with load_package(params["package"]) as package, optional_package(params.get("current_package")) as current:
         operation = plan_change_pkg(vim, store, found, package, params["request"], waits_of(params), preview=check_mode or diff_mode,
                                     allow_scripts=params.get("allow_package_scripts"), current_package=current)
-    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode), vim)
+    return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode, settings=engine.settings_of(params)), vim)
 
 
 def plan_change_pkg(vim: HeatVim, store: RecordStore, found: Found, package: Any, request: Optional[dict], waits: Optional[Waits] = None,

@@ -378,3 +378,19 @@ def test_a_run_whose_record_was_taken_over_stops_at_its_next_write():
         run(operation(store, execute=execute), now=lambda: NOW)
     assert "this run stopped, recording nothing more: another run wrote the record meanwhile" in caught.value.msg
     assert [head["operationState"] for head in store.heads] == ["PROCESSING"]
+
+
+def test_the_settings_come_from_the_module_options_and_the_signal_block_they_run_in(tmp_path):
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Settings, settings_of
+
+    hook = tmp_path / "scale_end.yml"
+    hook.write_text("[]\n")
+    assert settings_of({}) == Settings()
+    with interrupted_by_signals() as interrupt:
+        settings = settings_of({"lease_seconds": 30, "wait_timeout": 90, "end_hook": str(hook), "end_hook_vars": {"k": "v"}})
+    assert settings == Settings(30, 90, {"name": "scale_end.yml", "tasks": "[]\n", "variables": {"k": "v"}}, interrupt)
+    assert settings_of({}).interrupt is None
+    with pytest.raises(ValidationError, match="end_hook: cannot read the task file"):
+        settings_of({"end_hook": str(tmp_path / "missing.yml")})

@@ -240,11 +240,8 @@ def test_a_failing_start_script_fails_before_any_write(home):
 def test_the_end_hook_is_named_apart_from_the_vnfd_script_of_the_same_operation(home, monkeypatch):
     kept = interface_scripts.for_package(Package(vnfd(), {SCRIPT: RECORDING_SCRIPT}), "simple", True, "ScaleVnfRequest")
     monkeypatch.setattr(coordination, "run_tasks", lambda name, tasks, variables, timeout: None)
-    engine.configure(end_hook={"name": "scale_end", "tasks": "[]", "variables": {}})
-    try:
-        result = run(scale_operation(MemoryStore(), kept, []), now=lambda: NOW)
-    finally:
-        engine.configure()
+    end_hook = {"name": "scale_end", "tasks": "[]", "variables": {}}
+    result = run(scale_operation(MemoryStore(), kept, []), now=lambda: NOW, settings=engine.Settings(end_hook=end_hook))
     assert result["hooks_run"] == ["scale_start", "scale_end", "end hook scale_end"]
 
 
@@ -257,13 +254,10 @@ def test_the_end_hook_runs_after_the_end_script_and_its_failure_fails_the_operat
         raise interface_scripts.ScriptFailed("scale_end", "hooks/scale_end.yml", "a task failed")
 
     monkeypatch.setattr(coordination, "run_tasks", run_tasks)
-    engine.configure(end_hook={"name": "scale_end", "tasks": "- ansible.builtin.fail:\n", "variables": {"vnf_lifecycle_hook_name": "scale_end"}})
-    try:
-        store, order = MemoryStore(), []
-        with pytest.raises(interface_scripts.ScriptFailed):
-            run(scale_operation(store, kept, order), now=lambda: NOW)
-    finally:
-        engine.configure()
+    end_hook = {"name": "scale_end", "tasks": "- ansible.builtin.fail:\n", "variables": {"vnf_lifecycle_hook_name": "scale_end"}}
+    store, order = MemoryStore(), []
+    with pytest.raises(interface_scripts.ScriptFailed):
+        run(scale_operation(store, kept, order), now=lambda: NOW, settings=engine.Settings(end_hook=end_hook))
     names = ["vnf_lifecycle_hook_lcm_op_occ", "vnf_lifecycle_hook_name", "vnf_lifecycle_hook_vnf_instance"]
     assert calls == [("scale_end", "- ansible.builtin.fail:\n", names, True)]
     assert store.states == ["PROCESSING", "FAILED_TEMP"]
