@@ -409,7 +409,7 @@ def act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], ev
     op occ whose runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
     return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force,
-                                                                      settings))
+                                                         settings))
 
 
 def _act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],

@@ -35,5 +35,6 @@ def run_resume(session: instance_run.Session, params: dict, package_of: Callable
             return plan_resume(client, store, record, failed, event, waits(params), package=package, params=params)
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode,
-                                  lambda failed: as_failed(client, found[0], failed, waits(params)), force=params.get("force"), settings=engine.settings_of(params))
+                                  lambda failed: as_failed(client, found[0], failed, waits(params)), force=params.get("force"),
+                                  settings=engine.settings_of(params))
     return instance_run.with_api_calls(result, session)
