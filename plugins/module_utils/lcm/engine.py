@@ -408,8 +408,10 @@ def act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], ev
     instance to record with the FAILED op occ (None: the record stays as it is) and what it found changed. A running
     op occ whose runner is gone is taken over first (recorded FAILED_TEMP); one whose lease is live only with ``force``.
     """
-    return linked_results(store, lambda: _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force,
-                                                         settings))
+    def act_now():
+        return _act_on_op_occ(store, found, op_occ_id, event, plan, check_mode, diff_mode, on_fail, now, force, settings)
+
+    return linked_results(store, act_now)
 
 
 def _act_on_op_occ(store: RecordStore, found: Found, op_occ_id: Optional[str], event: str, plan: Callable[[dict, Found], Operation],
