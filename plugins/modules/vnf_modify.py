@@ -261,9 +261,9 @@ def packed():
 
 
 def main():
-    module_main("modify", "modify.run_modify", {"request": {"type": "dict", "required": True}, "package": {"type": "path"},
-                                   "delete_removed": {"type": "bool", "default": False}},
-                ("kubernetes", "openstack", "wait", "instance"), required_one_of=[("vnf_instance_id", "vnf_instance_name")])
+    spec = {"request": {"type": "dict", "required": True}, "package": {"type": "path"}, "delete_removed": {"type": "bool", "default": False}}
+    module_main("modify", "modify.run_modify", spec, ("kubernetes", "openstack", "wait", "instance"),
+                required_one_of=[("vnf_instance_id", "vnf_instance_name")])
 
 
 if __name__ == "__main__":
