@@ -8,7 +8,13 @@ It lives below the VIM packages so that neither needs the engine (lcm/) to defin
 
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple
+import copy
+from typing import Any, Callable, List, NamedTuple, Optional
+
+# The key of instantiatedVnfInfo.metadata that holds a driver's private record state, and in it, where a store that keeps
+# an operation's way back in the record keeps it (the key a change of package on Heat has always used).
+PRIVATE = "vnflcm"
+ROLLBACK_KEY = "change"
 
 
 class Found(NamedTuple):
@@ -67,6 +73,26 @@ class RecordStore:
         what went; ConflictError if another writer won."""
         raise NotImplementedError
 
+    def keep_rollback(self, instance: dict, op_occ_id: str, document: dict,
+                      merge: Optional[Callable[[dict, dict], dict]] = None) -> dict:
+        """Keep ``document``, the way back of op occ ``op_occ_id`` (a container update's, a change of package's), before the
+        operation's first write to the VIM. A retry finds what the first attempt kept: it stays, or ``merge(earlier,
+        document)`` replaces it. Returns the instance to record: this default keeps the way back in the record's private
+        state, for the operation's next checkpoint to write; a store that keeps it apart writes it now and returns
+        ``instance`` as it is."""
+        earlier = self.kept_rollback(instance, op_occ_id)
+        if earlier is not None:
+            document = merge(earlier, document) if merge else earlier
+        return with_rollback(instance, document)
+
+    def kept_rollback(self, instance: dict, op_occ_id: Optional[str] = None) -> Optional[dict]:
+        """What :meth:`keep_rollback` kept (of op occ ``op_occ_id``: the record keeps one operation's at a time), or None."""
+        return private_state(instance).get(ROLLBACK_KEY)
+
+    def drop_rollback(self, instance: dict) -> dict:
+        """The operation ended (completed, rolled back or failed for good): its way back goes. Returns the instance to record."""
+        return without_rollback(instance)
+
     def record_url(self, instance_id):
         """The URL of the VIM object that holds (or will hold) the record: the ``self`` link of the instance
         (sol/links.py). None: this store cannot say, and its documents are returned without ``_links``."""
@@ -75,3 +101,21 @@ class RecordStore:
     def selector(self):
         """Module options that, with ``vnf_instance_id``, find the record (Kubernetes: ``namespace``): for task links."""
         return {}
+
+
+def private_state(instance: dict) -> dict:
+    """The driver's private state in the record (what no SOL003 reader needs), {} when there is none."""
+    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
+
+
+def with_rollback(instance: dict, document: dict) -> dict:
+    result = copy.deepcopy(instance)
+    result["instantiatedVnfInfo"]["metadata"][PRIVATE][ROLLBACK_KEY] = document
+    return result
+
+
+def without_rollback(instance: dict) -> dict:
+    """The record without the way back of an operation in progress."""
+    result = copy.deepcopy(instance)
+    result["instantiatedVnfInfo"]["metadata"][PRIVATE].pop(ROLLBACK_KEY, None)
+    return result

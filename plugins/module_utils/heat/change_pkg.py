@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.change_pkg_groups import member_definition
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import STANDARD_FORM
@@ -30,8 +31,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import (
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import WHAT, new_flavour, validate_rolling_update
-
-PRIVATE = "vnflcm"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -50,7 +49,7 @@ def validate_change_pkg(request, instance, new_vnfd, new_template=None, current_
     # The request's own managed links first, so that an error names the request's indexes, not the merged list's.
     nfv_params.managed_networks(flavour, request.get("extManagedVirtualLinks") or [], WHAT)
     if current_request is None:
-        current_request = _private(instance).get("request") or {}
+        current_request = private_state(instance).get("request") or {}
     links = effective_connectivity(current_request, request, flavour)
     # cp_params checks each effective link against the new flavour (a CP connected twice, or internal).
     nfv_params.cp_params(flavour, links["extVirtualLinks"], {vdu: 1 for vdu in flavour.get("vdus") or {}}, WHAT)
@@ -68,10 +67,6 @@ def _check_new_cps_connected(template, flavour, ext_virtual_links):
         cp = cps.get(cp_id)
         if cp is not None and not cp.get("virtual_link") and cp_id not in connected:
             raise ValidationError(WHAT, "extVirtualLinks", "CP {0} of the new VNFD has no network: give it an extCps entry (cpdId {0})".format(cp_id))
-
-
-def _private(instance):
-    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -124,6 +124,18 @@ class SecretRecordStore(RecordStore):
     def delete(self, instance, version):
         self.api.delete("v1", "Secret", record_name(instance["id"]), self.namespace)
 
+    def keep_rollback(self, instance, op_occ_id, document, merge=None):
+        """The way back is a Secret beside the record (k8s/record.py rollback_secret), written now."""
+        keep_rollback(self.api, instance, op_occ_id, document, merge)
+        return instance
+
+    def kept_rollback(self, instance, op_occ_id=None):
+        return kept_rollback(self.api, instance, op_occ_id)
+
+    def drop_rollback(self, instance):
+        drop_rollback(self.api, instance)
+        return instance
+
     def kept_for(self, instance):
         """The instance's Secrets of this collection (record, rollback data), found by label, the record last."""
         selector = label_selector(instance["id"]) + "," + RECORD_LABEL

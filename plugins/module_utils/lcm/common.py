@@ -10,15 +10,17 @@ import copy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.deadline import Deadline
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.name_claim import name_taken
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import record_store
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 
 # sol/sizing.py and sol/validation.py are imported by the functions that use them: vnf_info, which imports this module
 # for info_result, does without them (and without the schemas they import) on every call.
 
-# Collection-private state inside instantiatedVnfInfo.metadata: what later operations need
-# without the package (the flavour's sizing rules) and what terminate may delete.
-PRIVATE = "vnflcm"
+# Collection-private state inside instantiatedVnfInfo.metadata: what later operations need without the package (the
+# flavour's sizing rules) and what terminate may delete. Its key is the record stores' (common/record_store.py).
+PRIVATE = record_store.PRIVATE
+private_state = record_store.private_state
 # The private-state key of a CNF's VDU replicas (VDU id -> count).
 VNFC_COUNTS = "vnfc_counts"
 
@@ -33,10 +35,6 @@ class Waits:
 
     def deadline(self):
         return Deadline(self.timeout, self.sleep)
-
-
-def private_state(instance):
-    return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
 
 
 def vnfc_counts(instance):

@@ -17,11 +17,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 
 
 def run_resume(session: instance_run.Session, params: dict, package_of: Callable[[dict, str, dict, dict], Optional[str]],
-               plan_resume: Callable[..., engine.Operation], as_failed: Callable[[Any, dict, dict, Waits], Tuple[Optional[dict], Iterable[str]]],
+               plan_resume: Callable[..., engine.Operation], as_failed: Callable[[Any, Any, dict, dict, Waits], Tuple[Optional[dict], Iterable[str]]],
                check_mode: bool = False, diff_mode: bool = False) -> dict:
     """``package_of(params, event, failed_op_occ, instance)``: the package the resume reads again (a path, or None);
     ``plan_resume(client, store, found, failed_op_occ, event, waits, package=, params=)``: the operation that carries out
-    the retry or rollback; ``as_failed(client, instance, failed_op_occ, waits)``: ``(instance, notes)``, the record a
+    the retry or rollback; ``as_failed(client, store, instance, failed_op_occ, waits)``: ``(instance, notes)``, the record a
     fail leaves (None: as it is)."""
     store, found = instance_run.locate(session, params)
     event = params["action"]
@@ -35,6 +35,6 @@ def run_resume(session: instance_run.Session, params: dict, package_of: Callable
             return plan_resume(client, store, record, failed, event, waits(params), package=package, params=params)
 
     result = engine.act_on_op_occ(store, found, params.get("vnf_lcm_op_occ_id"), event, plan, check_mode, diff_mode,
-                                  lambda failed: as_failed(client, found[0], failed, waits(params)), force=params.get("force"),
+                                  lambda failed: as_failed(client, store, found[0], failed, waits(params)), force=params.get("force"),
                                   settings=engine.settings_of(params))
     return instance_run.with_api_calls(result, session)

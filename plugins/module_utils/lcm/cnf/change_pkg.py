@@ -33,7 +33,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import pods_an
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import shown_object
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.references import object_key
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_workloads, vnfc_resource_info, with_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone, wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
@@ -131,13 +130,13 @@ def plan_change_pkg(api: KubeApi, store: RecordStore, found: Found, package: Any
 
     def execute(progress):
         # Before the first write; a retry keeps the first attempt's job and originals.
-        keep_rollback(api, instance, progress["op_occ_id"], dict(document, operation=occ.CHANGE_VNFPKG))
+        store.keep_rollback(instance, progress["op_occ_id"], dict(document, operation=occ.CHANGE_VNFPKG))
         return carry_out(api, instance, document, progress, waits)
 
     # The op occ (in the record, in every result) keeps the request with its vnfc params' passwords masked; the hooks get them from the kept job.
     return Operation(occ.CHANGE_VNFPKG, masked_secrets(request), instance, plan, store, op_occs, version, changed=changed, execute=execute,
                      instance_while_running=with_resources_of(instance, job), diff=change_diff(job), scripts=interface_scripts.recorded(final),
-                     after_record=lambda: drop_rollback(api, instance))
+                     after_record=lambda: store.drop_rollback(instance))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,9 +276,9 @@ def with_resources(instance, resources):
 # ---------------------------------------------------------------------------------------------
 # Carrying it out (the change, its retry, its rollback)
 
-def saved_job(api, instance, op_occ_id):
+def saved_job(store, instance, op_occ_id):
     """The job kept for ``op_occ_id`` before its first write; None when the operation wrote nothing."""
-    document = kept_rollback(api, instance, op_occ_id)
+    document = store.kept_rollback(instance, op_occ_id)
     return document if document and document.get("operation") == occ.CHANGE_VNFPKG else None
 
 
@@ -367,7 +366,7 @@ def plan_retry(api: KubeApi, store: RecordStore, found: Found, failed: dict, pac
     """Run the failed change's job again (each action is idempotent); it wrote nothing yet: plan it again from ``package``."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    document = saved_job(api, instance, failed["id"])
+    document = saved_job(store, instance, failed["id"])
     if document is None:
         if package is None:
             raise ValidationError("vnf_lcm_op_occ", "package", "the change of package wrote nothing yet, so its retry plans it again: give the package")
@@ -380,14 +379,14 @@ def plan_retry(api: KubeApi, store: RecordStore, found: Found, failed: dict, pac
     # The new package's scripts, as the change itself ran them.
     return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
                      instance_while_running=with_resources_of(instance, document["job"]), scripts=interface_scripts.recorded(document["record"]),
-                     after_record=lambda: drop_rollback(api, instance))
+                     after_record=lambda: store.drop_rollback(instance))
 
 
 def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, waits: Optional[Waits] = None) -> Operation:
     """Undo a FAILED_TEMP change: every object it touched back as it was, the record unchanged (it never changed)."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    document = saved_job(api, instance, failed["id"])
+    document = saved_job(store, instance, failed["id"])
     plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
     if document is None:
         plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
@@ -399,7 +398,7 @@ def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, 
         return carry_out(api, instance, document, progress, waits, rollback=True)
 
     return Operation(occ.CHANGE_VNFPKG, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
-                     instance_while_running=with_resources_of(instance, document["job"]), after_record=lambda: drop_rollback(api, instance))
+                     instance_while_running=with_resources_of(instance, document["job"]), after_record=lambda: store.drop_rollback(instance))
 
 
 # ---------------------------------------------------------------------------------------------

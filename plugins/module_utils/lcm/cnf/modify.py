@@ -37,7 +37,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.restart import (
     shown_content,
     with_images,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback, keep_rollback, kept_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
@@ -85,7 +84,7 @@ def plan_modify(api: KubeApi, store: RecordStore, found: Found, request: Optiona
     update = None
     if new_package and instance.get("instantiationState") == INSTANTIATED:
         paths = (request.get("metadata") or {}).get(PATHS_KEY)
-        update = plan_update(api, instance, package, paths, delete_removed, retry_of)
+        update = plan_update(api, store, instance, package, paths, delete_removed, retry_of)
         dry_run_update(api, instance, update)
         modified = with_deployed(modified, update)
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"],
@@ -99,14 +98,14 @@ def plan_modify(api: KubeApi, store: RecordStore, found: Found, request: Optiona
         if update is None:
             return modified
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
-        replaced = carry_out(api, instance, update, progress, waits)
+        replaced = carry_out(api, instance, update, progress, waits, store)
         result = refresh_vnfcs(api, modified, replaced=replaced)
         progress.resource_changes = vnfc_changes(before, result)
         progress.result_fields = {"replaced_pods": replaced_pods(before, result)}
         return result
 
     return Operation(occ.MODIFY_INFO, request, instance, plan, store, op_occs, version, changed=changed, execute=execute,
-                     diff=modify_diff(instance, modified, update), after_record=None if update is None else lambda: drop_rollback(api, instance))
+                     diff=modify_diff(instance, modified, update), after_record=None if update is None else lambda: store.drop_rollback(instance))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,7 +128,7 @@ def new_def_files(stored, paths, package_files):
     return files
 
 
-def plan_update(api, instance, package, paths, delete_removed, retry_of=None):
+def plan_update(api, store, instance, package, paths, delete_removed, retry_of=None):
     """The container-update plan and what carrying it out needs; raises before anything is written."""
     state = private_state(instance)
     deployed = state.get("deployed")
@@ -146,7 +145,7 @@ def plan_update(api, instance, package, paths, delete_removed, retry_of=None):
     records = [label_record(record, instance["id"]) for record in with_deployed_replicas(records, deployed)]
     live = live_objects(api, namespace, instance["id"])
     if retry_of:
-        saved = kept_rollback(api, instance, retry_of)
+        saved = store.kept_rollback(instance, retry_of)
         live = before_first_attempt(live, saved, deployed) if saved else live
     plan = plan_container_update(deployed, records, live, paths, delete_removed, MODIFY_REQUEST)
     return container_update(plan, files, target_manifests(deployed, records, plan), records, live)
@@ -279,15 +278,15 @@ def modify_diff(before, after, update):
 # ---------------------------------------------------------------------------------------------
 # Carrying a plan out (the operation, its retry and its rollback)
 
-def carry_out(api, instance, update, progress, waits, keep_rollback=True):
+def carry_out(api, instance, update, progress, waits, store=None):
     """ConfigMaps/Secrets first (pods restarted afterwards read the new data), then one restart per workload.
 
     Returns the VNFC ids whose pods were replaced (their new pods are new VNFCs, with new ids).
     """
     namespace = instance_namespace(instance)
     plan = update["plan"]
-    if keep_rollback:
-        save_rollback(api, instance, update, progress["op_occ_id"])
+    if store is not None:
+        save_rollback(store, instance, update, progress["op_occ_id"])
     write_config(api, instance["id"], namespace, update, progress)
     deadline = waits.deadline()
     rolled, recreated = [], []
@@ -365,7 +364,7 @@ def with_content(live, new):
 # ---------------------------------------------------------------------------------------------
 # Rollback data
 
-def save_rollback(api, instance, update, op_occ_id):
+def save_rollback(store, instance, update, op_occ_id):
     """Keep what the update replaces, before it is replaced; a retry adds to the first attempt's originals."""
     config = update["plan"]["configmaps_secrets"]
     live = update["live_config"]
@@ -375,8 +374,8 @@ def save_rollback(api, instance, update, op_occ_id):
         known = {object_key(obj) for obj in earlier["config"]}
         return dict(document, config=earlier["config"] + [obj for obj in document["config"] if object_key(obj) not in known])
 
-    keep_rollback(api, instance, op_occ_id,
-                  {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}, merge)
+    store.keep_rollback(instance, op_occ_id,
+                        {"config": [content_only(live[key]) for key in touched if key in live], "target": update["target"]}, merge)
 
 
 def content_only(obj):
@@ -392,7 +391,7 @@ def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, 
     waits = waits or Waits()
     instance, op_occs, version = found
     namespace = instance_namespace(instance)
-    saved = kept_rollback(api, instance, failed["id"])
+    saved = store.kept_rollback(instance, failed["id"])
     plan = {"operation": occ.MODIFY_INFO, "vnf_instance_id": instance["id"], "rollback_of": failed["id"]}
     if saved is None:
         plan["note"] = "the operation wrote nothing on the VIM: only the op occ changes"
@@ -415,11 +414,11 @@ def plan_rollback(api: KubeApi, store: RecordStore, found: Found, failed: dict, 
     dry_run_update(api, instance, update)
 
     def execute(progress):
-        replaced = carry_out(api, instance, update, progress, waits, keep_rollback=False)
+        replaced = carry_out(api, instance, update, progress, waits)
         return refresh_vnfcs(api, instance, replaced=replaced)
 
     return Operation(occ.MODIFY_INFO, failed.get("operationParams"), instance, plan, store, op_occs, version, execute=execute,
-                     after_record=lambda: drop_rollback(api, instance))
+                     after_record=lambda: store.drop_rollback(instance))
 
 
 def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed: dict, event: str, waits: Optional[Waits], package: Any = None,

@@ -15,7 +15,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
@@ -75,11 +74,11 @@ def package_of(params, event, failed, instance):
     return params.get("package")
 
 
-def as_failed(api, instance, failed, waits):
+def as_failed(api, store, instance, failed, waits):
     """``(instance, notes)`` a fail records: a failed terminate leaves the instance NOT_INSTANTIATED, its record listing
     what is still there; an instantiated one is read again from the cluster (:func:`as_live`)."""
     if failed["operation"] in KEEPS_ROLLBACK_DATA:
-        drop_rollback(api, instance)
+        store.drop_rollback(instance)
     if failed["operation"] == occ.TERMINATE:
         return terminate.record_after_fail(api, instance), ()
     if instance.get("instantiationState") == INSTANTIATED:

@@ -30,7 +30,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import i
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import sort_for_delete
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import drop_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
@@ -98,7 +97,7 @@ def plan_terminate(api: KubeApi, store: RecordStore, found: Found, request: Opti
             error.add_reason(STALLED_NEXT.format(instance["id"]))
             raise
         if rollback_left:
-            drop_rollback(api, instance)
+            store.drop_rollback(instance)
         result = dict(without_instantiated_info(instance), instantiationState=NOT_INSTANTIATED)
         # The record lives in the namespace: when that goes, so does the record.
         progress.delete_record = any(item["kind"] == "Namespace" and item["name"] == namespace for item in deleted)

@@ -21,7 +21,7 @@ from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, OperationTimeout, PackageError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import ROLLBACK_KEY, Found, RecordStore, without_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import change_pkg, change_pkg_groups, nfv_params, user_data, user_data_policy
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
@@ -55,8 +55,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state, vnfd_identity
 
 WHAT = sol_change_pkg.WHAT
-# Where a change in progress (or FAILED_TEMP) keeps what rollback and retry need.
-CHANGE = "change"
 # vnf_lcm_op_occ's option: a rollback without the old-VNF coordination hook (one that keeps failing must not block it).
 SKIP_COORDINATION = "skip_coordination"
 
@@ -226,22 +224,9 @@ def update_member(vim, stack, step, waits, progress):
     progress["stack"] = stack
 
 
-def without_change(instance):
-    """The record without the data of a change in progress."""
-    result = copy.deepcopy(instance)
-    result["instantiatedVnfInfo"]["metadata"][PRIVATE].pop(CHANGE, None)
-    return result
-
-
-def with_change(instance, change):
-    result = copy.deepcopy(instance)
-    result["instantiatedVnfInfo"]["metadata"][PRIVATE][CHANGE] = change
-    return result
-
-
 def changed_instance(instance, job):
     """The VnfInstance attributes the change sets (before instantiatedVnfInfo is read back from the stack)."""
-    result = without_change(instance)
+    result = without_rollback(instance)
     result.update(copy.deepcopy(job["identity"]))
     for field in sol_change_pkg.MERGED_FIELDS:
         result.pop(field, None)
@@ -255,7 +240,7 @@ def record_is_current(instance, job):
     expected = changed_instance(instance, job)
     same_fields = all(instance.get(key) == expected.get(key) for key in tuple(job["identity"]) + sol_change_pkg.MERGED_FIELDS)
     same_private = all(json_copy(private.get(key)) == json_copy(job["private"][key]) for key in job["private"])
-    return same_fields and same_private and CHANGE not in private
+    return same_fields and same_private and ROLLBACK_KEY not in private
 
 
 def vdu_ids_of(job):
@@ -300,9 +285,10 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
         # Stored in the record: vnfc params' passwords masked (a retry or rollback hook gets the mask).
         change = {"previous": previous, "job": masked_secrets(job), "updated": [], "coordinated": []}
         if previous is not current:
-            change.update({key: value for key, value in private_state(instance).get(CHANGE, {}).items() if key in ("updated", "coordinated")})
-        # Recorded before the first update: should this process die, retry and rollback know where it started.
-        progress.checkpoint(with_change(without_change(instance), change))
+            change.update({key: value for key, value in (store.kept_rollback(instance) or {}).items() if key in ("updated", "coordinated")})
+        # Recorded before the first update (the record keeps the way back, common/record_store.py): should this process
+        # die, retry and rollback know where it started.
+        progress.checkpoint(store.keep_rollback(store.drop_rollback(instance), progress["op_occ_id"], change))
         last = roll(vim, stack, previous, job["desired"], instance["id"], job, hook, waits, progress, change, rollback=False)
         if form.groups and not stack_plan(last, target)["is_noop"]:
             # The rest of the new package at once: group definitions, members' CPs, nested templates.
@@ -461,7 +447,7 @@ def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: d
     """Retry goes on from the stack as it is, rollback walks it back: both from the change the record keeps. ``package``:
     the new package, for the retry of a change stopped before it recorded that (then it wrote nothing to the stack)."""
     instance = found[0]
-    change = private_state(instance).get(CHANGE)
+    change = store.kept_rollback(instance)
     if not change:
         return plan_unwritten_resume(vim, store, found, failed_op_occ, event, waits, package)
     if event == "retry":
@@ -507,7 +493,7 @@ def rollback_operation(vim, store, found, failed_op_occ, change, waits, skip_coo
         plan["lines"] = plan["lines"] + ["coordination hook {0} not run ({1}: true)".format(hook["name"], SKIP_COORDINATION)]
         plan["coordination_skipped"] = hook["name"]
         hook = None
-    before = without_change(instance)
+    before = without_rollback(instance)
 
     def execute(progress):
         state = {"updated": [], "coordinated": []}

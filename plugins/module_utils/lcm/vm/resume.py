@@ -42,13 +42,13 @@ def package_of(params, event, failed, instance):
     return params.get("package") if event == "retry" and failed.get("operation") in (occ.MODIFY_INFO, occ.CHANGE_VNFPKG) else None
 
 
-def as_failed(vim, instance, failed, waits):
+def as_failed(vim, store, instance, failed, waits):
     """``(instance, notes)`` a fail records: a failed terminate's or instantiate's record says what is left (or the stack
     holding it is gone); an instantiated one is read again from the stack (:func:`as_live`), without the data a change of
     package keeps for its retry or rollback, which will now never come."""
     if failed["operation"] == occ.TERMINATE or instance.get("instantiationState") != INSTANTIATED:
         return None, ()
-    return as_live(vim, change_pkg.without_change(instance), waits)
+    return as_live(vim, store.drop_rollback(instance), waits)
 
 
 def as_live(vim, instance, waits=None):

@@ -15,6 +15,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Co
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import claims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import ownership_labels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.record import rollback_secret
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled, left_of, pod_grace, wait_deleted
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import delete as identifier
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
@@ -147,7 +148,7 @@ def instance(*objects, state="INSTANTIATED"):
 
 
 def planned(kube, record, request=None, waits=None):
-    return terminate.plan_terminate(kube, None, (record, [], 1), request or {"terminationType": "FORCEFUL"}, waits or Waits(sleep=0))
+    return terminate.plan_terminate(kube, SecretRecordStore(kube, NS), (record, [], 1), request or {"terminationType": "FORCEFUL"}, waits or Waits(sleep=0))
 
 
 def test_terminate_deletes_the_claims_of_a_statefulset_without_a_policy_after_it_and_lists_them_in_the_plan():

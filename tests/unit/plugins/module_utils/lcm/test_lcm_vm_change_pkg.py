@@ -8,6 +8,7 @@ import copy
 
 import pytest
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore, with_rollback, without_rollback
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import coordination
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE
@@ -49,9 +50,9 @@ def test_record_is_current_only_after_the_change_was_recorded():
     assert vm_change_pkg.record_is_current(done, job(dict(PRIVATE_STATE, request={"extVirtualLinks": ()})))
     assert not vm_change_pkg.record_is_current(done, job(dict(PRIVATE_STATE, vnfcs={"VDU1": [0]})))
     # A change still in the record (FAILED_TEMP) is never current.
-    failed = vm_change_pkg.with_change(done, {"previous": {}})
+    failed = with_rollback(done, {"previous": {}})
     assert not vm_change_pkg.record_is_current(failed, job(PRIVATE_STATE))
-    assert vm_change_pkg.without_change(failed) == done
+    assert without_rollback(failed) == done
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,7 +210,7 @@ def failed_change():
 def test_a_rollback_with_skip_coordination_runs_no_old_vnf_hook(monkeypatch, skip, hook):
     vim = type("Vim", (), {"stacks": RollbackStacks()})()
     failed = {"id": "o", "operation": "CHANGE_VNFPKG", "operationState": "FAILED_TEMP", "operationParams": {}}
-    operation = vm_change_pkg.plan_resume(vim, None, (failed_change(), [failed], 1), failed, "rollback", None, skip_coordination=skip)
+    operation = vm_change_pkg.plan_resume(vim, RecordStore(), (failed_change(), [failed], 1), failed, "rollback", None, skip_coordination=skip)
     given = []
 
     def roll(vim, stack, base, desired, instance_id, job, hook, *rest, **kwargs):
@@ -230,7 +231,7 @@ def test_skip_coordination_is_for_the_rollback_of_a_change_of_package_only():
     for event, operation in (("retry", "CHANGE_VNFPKG"), ("rollback", "SCALE")):
         failed = {"id": "o", "operation": operation, "operationState": "FAILED_TEMP", "operationParams": {}}
         with pytest.raises(ValidationError) as error:
-            resume.plan_resume(None, None, (failed_change(), [failed], 1), failed, event, None, skip_coordination=True)
+            resume.plan_resume(None, RecordStore(), (failed_change(), [failed], 1), failed, event, None, skip_coordination=True)
         assert error.value.field == "skip_coordination" and "the rollback of a CHANGE_VNFPKG only" in error.value.msg
 
 
@@ -258,7 +259,7 @@ def test_a_change_that_wrote_nothing_rolls_back_with_no_write():
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume
 
     record, failed = unwritten_change()
-    operation = resume.plan_resume(None, None, (record, [failed], 1), failed, "rollback", None)
+    operation = resume.plan_resume(None, RecordStore(), (record, [failed], 1), failed, "rollback", None)
     assert operation.changed is False and operation.execute is None
     assert operation.plan["lines"] == ["nothing to roll back: the change stopped before it wrote to the stack; only the op occ changes"]
 
@@ -269,11 +270,11 @@ def test_a_change_that_wrote_nothing_is_retried_from_its_request_and_the_package
 
     record, failed = unwritten_change()
     with pytest.raises(ValidationError) as error:
-        resume.plan_resume(None, None, (record, [failed], 1), failed, "retry", None)
+        resume.plan_resume(None, RecordStore(), (record, [failed], 1), failed, "retry", None)
     assert error.value.field == "package" and "stopped before it wrote to the stack" in error.value.msg
     planned = []
     monkeypatch.setattr(vm_change_pkg, "plan_change_pkg", lambda vim, store, found, package, request, waits: planned.append((package, request)) or "op")
-    assert resume.plan_resume(None, None, (record, [failed], 1), failed, "retry", None, package="the package") == "op"
+    assert resume.plan_resume(None, RecordStore(), (record, [failed], 1), failed, "retry", None, package="the package") == "op"
     assert planned == [("the package", {"vnfdId": "new"})]
 
 
