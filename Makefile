@@ -246,10 +246,10 @@ DEMO_CLOUD ?= nfvlab-admin
 demo: demo-cnf demo-closed-loop demo-vm  ## the main job: the whole mission on the local labs (demo-cnf, demo-closed-loop, then demo-vm)
 
 # Each part uses a lab that is up, else starts the one it needs and stops it at the end.
-demo-cnf: venv stage lab-build-k8s  ## CNFs on the local Kubernetes lab: namespaces, lifecycle, container update
+demo-cnf: venv stage lab-build-k8s lab-build-helm  ## CNFs on the local Kubernetes lab: namespaces, lifecycle, container update, a Helm chart's CNF
 	@started=0; if ! $(K8S_LAB) status >/dev/null 2>&1; then $(K8S_LAB) up && started=1; fi; \
 	  eval "$$($(K8S_LAB) env)"; start=$$(date +%s); rc=0; \
-	  $(DEMO_ANSIBLE) tools/demo/cnf.yml -e demo_fixtures=$(FIXTURES) -e demo_kubeconfig=$$KUBECONFIG || rc=$$?; \
+	  $(DEMO_ANSIBLE) tools/demo/cnf.yml -e demo_fixtures=$(FIXTURES) -e demo_kubeconfig=$$KUBECONFIG -e demo_helm=$$($(HELM_LAB) bin-path) || rc=$$?; \
 	  echo "demo-cnf: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(K8S_LAB) down; fi; exit $$rc
 

@@ -99,6 +99,14 @@ options:
       - Can also be set with the E(K8S_AUTH_IMPERSONATE_GROUPS) environment variable, comma-separated.
     type: list
     elements: str
+  helm_binary:
+    description:
+      - The Helm 3 (3.8 or later) to run for a Helm-chart CNF (a request with a C(ETSINFV.HELM.V_3) vimConnectionInfo or
+        C(additionalParams.helm_chart_path), or an instance instantiated from a chart), as kubernetes.core.helm's
+        C(binary_path). Defaults to C(helm) on E(PATH).
+      - Missing, not executable or too old, the operation fails before anything is written.
+      - Not used for manifest CNFs or on OpenStack.
+    type: path
 notes:
   - "Every option of this group left unset takes the value of its environment variable, as in kubernetes.core
     (E(K8S_AUTH_<OPTION>), or the variable of the kubernetes client's name for it: E(K8S_AUTH_VERIFY_SSL),

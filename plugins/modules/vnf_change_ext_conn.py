@@ -161,7 +161,8 @@ def packed():
     change_ext_conn.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_ext_conn as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import change_ext_conn as helm
+    return cnf, vm, helm
 
 
 def main():

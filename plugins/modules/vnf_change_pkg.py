@@ -380,7 +380,8 @@ def packed():
     change_pkg.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import change_pkg as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_pkg as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import change_pkg as helm
+    return cnf, vm, helm
 
 
 def main():

@@ -122,7 +122,8 @@ def packed():
     delete.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import delete as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import delete as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import delete as helm
+    return cnf, vm, helm
 
 
 def main():

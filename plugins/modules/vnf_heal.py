@@ -149,7 +149,8 @@ def packed():
     heal.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import heal as helm
+    return cnf, vm, helm
 
 
 def main():

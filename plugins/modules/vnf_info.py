@@ -114,7 +114,8 @@ def packed():
     info.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import info as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import info as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import info as helm
+    return cnf, vm, helm
 
 
 def main():

@@ -23,6 +23,12 @@ description:
     and the module waits until every workload is ready.
   - A VDU maps to the workload whose name is the VDU's C(name) property; its replicas come from
     the instantiation level, else the VDU's initial delta.
+  - "Kubernetes, a Helm chart (a request with a C(vimConnectionInfo) entry of C(vimType) V(ETSINFV.HELM.V_3), or with
+    C(additionalParams.helm_chart_path), as Tacker v2 sends it): the package's chart is rendered (C(helm template)) with
+    C(additionalParams.helm_parameters) and each VDU's replica count at the instantiation level through its
+    C(additionalParams.helm_value_names) key, every rendered object judged by the API server (server-side dry run), then
+    installed (C(helm install)) as release C(vnf<instance id without dashes>) in C(additionalParams.namespace), else the
+    O(namespace) option, the context's, C(default). See O(helm_binary)."
   - The VnfInstance record and its operation occurrences are kept in a Secret in the VNF's
     namespace, so any controller can run the next operation, and a user with rights in that
     namespace only can run them all.
@@ -478,7 +484,8 @@ def packed():
     instantiate.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import instantiate as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import instantiate as helm
+    return cnf, vm, helm
 
 
 def main():

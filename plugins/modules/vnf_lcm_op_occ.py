@@ -205,7 +205,8 @@ def packed():
     resume.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import resume as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import resume as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import resume as helm
+    return cnf, vm, helm
 
 
 def main():

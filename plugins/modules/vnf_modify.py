@@ -257,7 +257,8 @@ def packed():
     modify.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import modify as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import modify as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import modify as helm
+    return cnf, vm, helm
 
 
 def main():

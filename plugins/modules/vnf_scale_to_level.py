@@ -141,7 +141,8 @@ def packed():
     scale.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import scale as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import scale as helm
+    return cnf, vm, helm
 
 
 def main():

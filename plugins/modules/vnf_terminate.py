@@ -198,7 +198,8 @@ def packed():
     terminate.py, of which module_main imports the one in use (lcm/modules.py)."""
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import terminate as cnf
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import terminate as vm
-    return cnf, vm
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import terminate as helm
+    return cnf, vm, helm
 
 
 def main():

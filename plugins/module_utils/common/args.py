@@ -108,8 +108,13 @@ INSTANCE_ARG_SPEC = {
     "namespace": {"type": "str"},
 }
 
+# Helm-chart CNFs (Tacker's ETSINFV.HELM.V_3): the helm to run, else helm on PATH (kubernetes.core.helm's binary_path).
+HELM_ARG_SPEC = {
+    "helm_binary": {"type": "path"},
+}
+
 ARG_GROUPS = {
-    "kubernetes": dict(VIM_SHARED_ARG_SPEC, **K8S_AUTH_ARG_SPEC),
+    "kubernetes": dict(VIM_SHARED_ARG_SPEC, **K8S_AUTH_ARG_SPEC, **HELM_ARG_SPEC),
     "openstack": dict(VIM_SHARED_ARG_SPEC, **OPENSTACK_AUTH_ARG_SPEC),
     "wait": WAIT_ARG_SPEC,
     "instance": INSTANCE_ARG_SPEC,

@@ -27,9 +27,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import c
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.archive import unsafe_path_reason
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, SCALE_VNF_REQUEST
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import HELM_CHART_PATH_PARAM
 
-HELM_VIM_TYPE = "ETSINFV.HELM.V_3"
-CHART_PATH_PARAM = "helm_chart_path"
+CHART_PATH_PARAM = HELM_CHART_PATH_PARAM
 PARAMETERS_PARAM = "helm_parameters"
 VALUE_NAMES_PARAM = "helm_value_names"
 NAMESPACE_PARAM = "namespace"
@@ -52,18 +52,6 @@ class HelmParams(NamedTuple):
 
 def field(name):
     return "additionalParams." + name
-
-
-def is_helm_request(request):
-    """True when a request is for a Helm-chart CNF: a vimConnectionInfo entry of vimType ETSINFV.HELM.V_3, or an
-    ``additionalParams.helm_chart_path`` (Tacker's two signals). ``vimConnectionInfo`` may be SOL003's map or v1's list."""
-    request = request or {}
-    connections = request.get("vimConnectionInfo") or {}
-    vims = connections.values() if isinstance(connections, dict) else connections
-    if any(isinstance(vim, dict) and vim.get("vimType") == HELM_VIM_TYPE for vim in vims):
-        return True
-    params = request.get("additionalParams")
-    return isinstance(params, dict) and params.get(CHART_PATH_PARAM) is not None
 
 
 def helm_params(request, package, flavour_id, instantiation_level_id=None, what=INSTANTIATE_VNF_REQUEST):

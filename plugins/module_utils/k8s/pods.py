@@ -87,8 +87,9 @@ def vdu_records(resources, vdus):
 
 def pods_and_owners(api, namespace, instance_id, vdus):
     """``(pods, owners)``: the instance's pods, and what they may belong to (its ReplicaSets, the workloads of ``vdus``),
-    for k8s/vnfc.py to follow their ownerReferences."""
-    selector = resource_selector(instance_id)
+    for k8s/vnfc.py to follow their ownerReferences. ``instance_id`` None: objects that carry no instance labels (a Helm
+    release's), all of the namespace's, of which ownerReferences keep the VDUs' own."""
+    selector = resource_selector(instance_id) if instance_id is not None else None
     pods = api.list("v1", "Pod", namespace, selector)
     owners = api.list("apps/v1", "ReplicaSet", namespace, selector)
     for record in vdus.values():

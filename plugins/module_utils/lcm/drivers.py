@@ -17,7 +17,8 @@ import os
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import K8S_AUTH_ENV, K8S_PROXY_HEADERS_ENV
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import KUBERNETES_VIM_TYPES, OPENSTACK_VIM_TYPES
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import private_state
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import KUBERNETES_VIM_TYPES, OPENSTACK_VIM_TYPES, is_helm_request
 
 OPENSTACK = "openstack"
 KUBERNETES = "kubernetes"
@@ -75,17 +76,42 @@ def vim_of(params, environ=None):
 
 LABELS = {OPENSTACK: "OpenStack", KUBERNETES: "Kubernetes"}
 
-# The drivers, each a folder of lcm/ with the same operation file names, and the VIM each runs on. A driver that shares a
-# VIM with another (Helm charts on Kubernetes) is told apart by its own step in driver_of.
+# The drivers, each a folder of lcm/ with the same operation file names, and the VIM each runs on. Helm-chart CNFs share
+# the Kubernetes VIM with manifest CNFs: driver_of tells them apart by the request, and a stored instance by its record
+# (instance_driver).
 CNF = "cnf"
 VM = "vm"
-DRIVER_VIMS = {CNF: KUBERNETES, VM: OPENSTACK}
+HELM = "helm"
+DRIVER_VIMS = {CNF: KUBERNETES, VM: OPENSTACK, HELM: KUBERNETES}
 VIM_DRIVERS = {KUBERNETES: CNF, OPENSTACK: VM}
+# The key of a record's private state (common/record_store.py) that holds an instance's Helm release.
+HELM_RELEASE = "helm"
+
+
+class HandOver(Exception):
+    """Raised by a driver that finds the instance it was to act on is another driver's (lcm/instance_run.py: locate):
+    lcm/modules.py runs the operation again with ``driver``, before anything was written."""
+
+    def __init__(self, driver):
+        super().__init__(driver)
+        self.driver = driver
 
 
 def driver_of(params, environ=None):
-    """The driver (a key of DRIVER_VIMS) that runs a call with these module params: the one of the VIM vim_of chooses."""
-    return VIM_DRIVERS[vim_of(params, environ)]
+    """The driver (a key of DRIVER_VIMS) that runs a call with these module params: Helm for a request that names a Helm
+    chart or Tacker's ETSINFV.HELM.V_3 VIM, else the one of the VIM vim_of chooses. A call on a stored instance may be
+    handed over to the instance's own driver (instance_driver)."""
+    vim = vim_of(params, environ)
+    if vim == KUBERNETES and is_helm_request(params.get("request")):
+        return HELM
+    return VIM_DRIVERS[vim]
+
+
+def instance_driver(instance, driver):
+    """The driver of a stored instance that ``driver`` found: Helm for one whose record holds a Helm release (instantiated,
+    or being instantiated, from a chart), else ``driver`` (a record without one is any Kubernetes driver's: a terminated
+    instance's, whose identifier vnf_terminate's delete_instance deletes next)."""
+    return HELM if private_state(instance).get(HELM_RELEASE) else driver
 
 
 def requested_vims(params):

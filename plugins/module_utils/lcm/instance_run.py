@@ -14,11 +14,14 @@ from typing import Any, Callable, Dict, Optional, Protocol, Tuple
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HandOver, instance_driver
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, waits
 
 
 class Session(Protocol):
-    """A driver's connection to its VIM."""
+    """A driver's connection to its VIM. ``driver``: the driver's name (a key of lcm/drivers.py's DRIVER_VIMS)."""
+
+    driver: str
 
     def store(self) -> Any:
         """The record store (lcm/engine.py's RecordStore) of the instances this session reaches."""
@@ -50,12 +53,17 @@ def with_api_calls(result: dict, session: Session) -> dict:
 
 
 def locate(session: Session, params: dict) -> Tuple[Any, Tuple]:
-    """``(store, (instance, op_occs, version))`` of the instance the params select; NotFoundError names where it looked."""
+    """``(store, (instance, op_occs, version))`` of the instance the params select; NotFoundError names where it looked.
+    An instance of another driver on the same VIM (a Helm-chart CNF found by the CNF driver) is handed over to it
+    (lcm/drivers.py: HandOver)."""
     store = session.store()
     found = store.find(params.get("vnf_instance_id"), params.get("vnf_instance_name"))
     if found is None:
         wanted = params.get("vnf_instance_id") or repr(params.get("vnf_instance_name"))
         raise NotFoundError("VNF instance {0} {1}".format(wanted, session.where()))
+    owner = instance_driver(found[0], session.driver)
+    if owner != session.driver:
+        raise HandOver(owner)
     return store, found
 
 

@@ -20,7 +20,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import In
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import DRIVER_VIMS, OPENSTACK, driver_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import DRIVER_VIMS, OPENSTACK, HandOver, driver_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import tacker_v1
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import check_sizes
 
@@ -67,7 +67,12 @@ def run_module(module, run):
     # The VIM's client library is checked before anything of the driver is imported.
     driver = driver_of(module.params)
     require_client(module, DRIVER_VIMS[driver])
-    result = run_of(driver, run)(module.params, module.check_mode, module.diff_mode)
+    try:
+        result = run_of(driver, run)(module.params, module.check_mode, module.diff_mode)
+    except HandOver as other:
+        # The instance is another driver's on the same VIM (found before anything was written): it runs the operation.
+        driver = other.driver
+        result = run_of(driver, run)(module.params, module.check_mode, module.diff_mode)
     result["vim_type"] = DRIVER_VIMS[driver]
     with_conversions(result, module.params.get("request"))
     return result

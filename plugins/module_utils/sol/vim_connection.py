@@ -16,7 +16,22 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 
 OPENSTACK_VIM_TYPES = ("ETSINFV.OPENSTACK_KEYSTONE.V_3", "ETSINFV.OPENSTACK_KEYSTONE.v_3", "OPENSTACK_KEYSTONE.V_3")
-KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1")
+# Tacker v2's Helm-chart CNFs: a Kubernetes VIM reached through Helm.
+HELM_VIM_TYPE = "ETSINFV.HELM.V_3"
+KUBERNETES_VIM_TYPES = ("kubernetes", "ETSINFV.KUBERNETES.V_1", HELM_VIM_TYPE)
+HELM_CHART_PATH_PARAM = "helm_chart_path"
+
+
+def is_helm_request(request):
+    """True when a request is for a Helm-chart CNF: a vimConnectionInfo entry of vimType ETSINFV.HELM.V_3, or an
+    ``additionalParams.helm_chart_path`` (Tacker's two signals). ``vimConnectionInfo`` may be SOL003's map or v1's list."""
+    request = request if isinstance(request, dict) else {}
+    connections = request.get("vimConnectionInfo") or {}
+    vims = connections.values() if isinstance(connections, dict) else connections if isinstance(connections, list) else ()
+    if any(isinstance(vim, dict) and vim.get("vimType") == HELM_VIM_TYPE for vim in vims):
+        return True
+    params = request.get("additionalParams")
+    return isinstance(params, dict) and params.get(HELM_CHART_PATH_PARAM) is not None
 
 
 def is_openstack_vim(vim):

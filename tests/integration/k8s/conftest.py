@@ -119,6 +119,23 @@ def k8s_audit(k8s_lab) -> AuditLog:
     return AuditLog.for_lab(k8s_lab.lab)
 
 
+@pytest.fixture(scope="session")
+def helm_binary():
+    """The lab's Helm (tools/lab/helm beside tools/lab/k8s: NFV_HELM_BIN, else the one `make lab-build` built), as the
+    collection's find_helm checks it."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import find_helm
+
+    helm_dir = LAB_DIR.parent / "helm"
+    if str(helm_dir) not in sys.path:
+        sys.path.insert(0, str(helm_dir))
+    import helm_lab
+
+    path = helm_lab.find_binary()
+    if not path:
+        pytest.fail("helm is not built: run `make lab-build-helm` (tools/lab/helm/helm_lab.py build)", pytrace=False)
+    return find_helm(str(path))
+
+
 @pytest.fixture
 def kube(k8s_lab):
     """The lab's admin API (labk8s.kubeapi.Api)."""

@@ -11,9 +11,7 @@ host, api_key and ca_cert (the layer writes them into a temporary kubeconfig, ne
 from __future__ import annotations
 
 import os
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -24,32 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import conne
 from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
 
 
-def _helm_lab_dir():
-    """tools/lab/helm of the checkout (or the staged copy) these tests run from."""
-    for parent in Path(__file__).resolve().parents:
-        if (parent / "tools" / "lab" / "helm" / "helm_lab.py").is_file():
-            return parent / "tools" / "lab" / "helm"
-    return None
-
-
-HELM_LAB_DIR = _helm_lab_dir()
-if HELM_LAB_DIR and str(HELM_LAB_DIR) not in sys.path:
-    sys.path.insert(0, str(HELM_LAB_DIR))
-
 INSTANCE_ID = "6a2b6f5e-0e0e-4c1e-9b5e-1f2e3d4c5b6a"
-
-
-@pytest.fixture(scope="module")
-def helm_binary():
-    """The lab's Helm (NFV_HELM_BIN, else the one `make lab-build` built), as find_helm checks it."""
-    if HELM_LAB_DIR is None:
-        pytest.fail("tools/lab/helm not found above this file: run the tests from the checkout", pytrace=False)
-    import helm_lab
-
-    path = helm_lab.find_binary()
-    if not path:
-        pytest.fail("helm is not built: run `make lab-build-helm` (tools/lab/helm/helm_lab.py build)", pytrace=False)
-    return cli.find_helm(str(path))
 
 
 @pytest.fixture

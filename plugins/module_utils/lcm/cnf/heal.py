@@ -11,7 +11,7 @@ a pod a first attempt already replaced is not replaced twice.
 from __future__ import annotations
 
 import copy
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
@@ -36,11 +36,12 @@ def run_heal(params: dict, check_mode: bool = False, diff_mode: bool = False) ->
 
 
 def plan_heal(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None,
-              healed_before: Sequence[str] = ()) -> Operation:
+              healed_before: Sequence[str] = (), refresh: Callable[..., dict] = refresh_vnfcs) -> Operation:
     """Replace the pods of the named VNFCs (all VNFCs when none is named); bare Pods are recreated under their name.
 
     ``healed_before``: VNFCs a retried heal named that the record no longer has (their pods were replaced: a VNFC's id
-    follows its pod); they are left out, and a retry left with none only reads the VNFCs again.
+    follows its pod); they are left out, and a retry left with none only reads the VNFCs again. ``refresh(api, instance,
+    replaced=)``: the instance with its VNFCs read from the pods (a Helm release's are found otherwise: lcm/helm/heal.py).
     """
     waits = waits or Waits()
     instance, op_occs, version = found
@@ -90,9 +91,9 @@ def plan_heal(api: KubeApi, store: RecordStore, found: Found, request: Optional[
             wait_ready(api, list(workloads.values()), deadline)
             # A workload's status can still be the one from before the pods were deleted: count the new pods themselves.
             wanted = vnfcs_per_vdu(instance)
-            result = deadline.poll(lambda: with_vnfcs(refresh_vnfcs(api, instance, replaced=replaced), wanted),
+            result = deadline.poll(lambda: with_vnfcs(refresh(api, instance, replaced=replaced), wanted),
                                    "replacement pods of {0} to be listed".format(", ".join(chosen)))
-        result = result or refresh_vnfcs(api, instance, replaced=replaced)
+        result = result or refresh(api, instance, replaced=replaced)
         progress.resource_changes = vnfc_changes(info.get("vnfcResourceInfo") or [], result)
         return result
 
@@ -129,11 +130,11 @@ def with_vnfcs(instance, wanted):
 
 
 def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed_op_occ: dict, event: str, waits: Optional[Waits] = None,
-                **options: Any) -> Operation:
+                refresh: Callable[..., dict] = refresh_vnfcs, **options: Any) -> Operation:
     """The retry of a FAILED_TEMP HEAL (SOL003 lets a heal be retried only; sol/op_occ.py refuses its rollback first): the heal
     planned again from its operationParams against the stored record. A VNFC it named that the record no longer has was
     healed already (its id followed its pod): left out, not refused. ``options``: what other resumers take, not needed here."""
     request = copy.deepcopy(failed_op_occ.get("operationParams") or {})
     known = instance_vnfc_ids(found[0])
     healed_before = [vnfc_id for vnfc_id in request.get("vnfcInstanceId") or [] if vnfc_id not in known]
-    return plan_heal(api, store, found, request, waits or Waits(), healed_before=healed_before)
+    return plan_heal(api, store, found, request, waits or Waits(), healed_before=healed_before, refresh=refresh)

@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import resumption
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import scale, session, terminate
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.scale import with_counts
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.scaling import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     OnDemand, Waits, count_notes, levels_at, private_state, resumer_table, vnfc_counts, vnfc_notes)

@@ -5,11 +5,9 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 from typing import Any, Optional
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
@@ -17,15 +15,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects im
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run, scaling
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
-    PRIVATE,
-    VNFC_COUNTS,
     Waits,
-    level_diff,
-    levels_diff,
     private_state,
     scaled_aspects,
     vnfc_changes,
@@ -33,12 +27,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     with_scale_levels,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.scaling import with_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import scale_level_after, target_scale_levels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST, SCALE_VNF_TO_LEVEL_REQUEST
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_scale_request, validate_scale_to_level_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 
 def run_scale(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
@@ -53,40 +44,19 @@ def run_scale_to_level(params: dict, check_mode: bool = False, diff_mode: bool =
 
 def plan_scale(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None) -> Operation:
     """Scale an aspect by ``numberOfSteps`` within 0..max_scale_level: one replicas patch per VDU workload."""
-    waits = waits or Waits()
-    instance, op_occs, version = found
-    require_instantiation_state(instance, INSTANTIATED, occ.SCALE)
-    flavour = private_state(instance)["flavour"]
-    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
-    request = validate_scale_request(request, flavour, levels)
-    aspect_id = request["aspectId"]
-    if aspect_id not in levels:
-        raise ValidationError("ScaleVnfRequest", "aspectId", "{0!r} is not an aspect of this instance (aspects: {1})".format(
-            aspect_id, ", ".join(sorted(levels)) or "none"))
-    level = scale_level_after(levels[aspect_id], request)
-    counts = counts_after(flavour, aspect_id, levels[aspect_id], level, vnfc_counts(instance))
-    plan = {"operation": occ.SCALE, "vnf_instance_id": instance["id"], "aspect_id": aspect_id, "from_level": levels[aspect_id], "to_level": level}
-    return plan_levels(api, store, found, occ.SCALE, request, {aspect_id: level}, counts, plan, waits, level_diff(aspect_id, levels[aspect_id], level))
+    asked = scaling.by_aspect(found[0], request)
+    return plan_levels(api, store, found, occ.SCALE, asked.request, asked.to_levels, asked.counts, asked.plan, waits or Waits(), asked.diff)
 
 
 def plan_scale_to_level(api: KubeApi, store: RecordStore, found: Found, request: Optional[dict], waits: Optional[Waits] = None) -> Operation:
     """Scale to absolute levels (an instantiation level or per-aspect levels): one replicas patch per VDU of each aspect
     whose level changes; nothing to do (and no write) when every aspect is already at its target."""
-    waits = waits or Waits()
     instance, op_occs, version = found
-    require_instantiation_state(instance, INSTANTIATED, occ.SCALE_TO_LEVEL)
-    flavour = private_state(instance)["flavour"]
-    levels = {item["aspectId"]: item["scaleLevel"] for item in instance["instantiatedVnfInfo"].get("scaleStatus") or []}
-    request = validate_scale_to_level_request(request)
-    changes = changed_levels(levels, target_scale_levels(flavour, request, levels))
-    plan = {"operation": occ.SCALE_TO_LEVEL, "vnf_instance_id": instance["id"],
-            "from_levels": {aspect_id: pair[0] for aspect_id, pair in changes.items()},
-            "to_levels": {aspect_id: pair[1] for aspect_id, pair in changes.items()}}
-    if not changes:
-        plan.update(replicas={}, note="already at the requested scale levels")
-        return Operation(occ.SCALE_TO_LEVEL, request, instance, plan, store, op_occs, version, changed=False)
-    counts = counts_at_levels(flavour, changes, vnfc_counts(instance))
-    return plan_levels(api, store, found, occ.SCALE_TO_LEVEL, request, plan["to_levels"], counts, plan, waits, levels_diff(changes),
+    asked = scaling.to_levels(instance, request)
+    if not asked.to_levels:
+        asked.plan.update(replicas={}, note="already at the requested scale levels")
+        return Operation(occ.SCALE_TO_LEVEL, asked.request, instance, asked.plan, store, op_occs, version, changed=False)
+    return plan_levels(api, store, found, occ.SCALE_TO_LEVEL, asked.request, asked.to_levels, asked.counts, asked.plan, waits or Waits(), asked.diff,
                        SCALE_VNF_TO_LEVEL_REQUEST)
 
 
@@ -122,14 +92,6 @@ def plan_levels(api, store, found, name, request, to_levels, counts, plan, waits
         return result
 
     return Operation(name, request, instance, plan, store, op_occs, version, execute=execute, diff=diff)
-
-
-def with_counts(instance, counts):
-    """A copy of ``instance`` whose record keeps its VDUs at ``counts`` (the others as they were)."""
-    result = copy.deepcopy(instance)
-    private = result["instantiatedVnfInfo"].setdefault("metadata", {}).setdefault(PRIVATE, {})
-    private[VNFC_COUNTS] = dict(vnfc_counts(instance), **counts)
-    return result
 
 
 def dry_run_replicas(api, targets, what):

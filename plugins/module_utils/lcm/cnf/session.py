@@ -14,6 +14,7 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.client import build_api_client, connection_options
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import CNF
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import KUBERNETES_VIM_TYPES, check_vim_endpoints
 
 DEFAULT_NAMESPACE = "default"
@@ -22,6 +23,8 @@ DEFAULT_NAMESPACE = "default"
 class KubeSession:
     """``api`` (k8s/api.py's KubeApi) and ``namespace``, where the instance's record is (the option, else the context's,
     else default)."""
+
+    driver = CNF
 
     def __init__(self, api, namespace):
         self.api = api

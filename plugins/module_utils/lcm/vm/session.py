@@ -15,12 +15,15 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import cloud
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import CallCounter
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.stack import Stacks
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import HeatRecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import VM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import OPENSTACK_VIM_TYPES, check_vim_endpoints, is_openstack_vim
 
 
 class HeatVim:
     """An OpenStack cloud as the driver uses it: the SDK connection, its stacks, and the call counter; the VM driver's
     session (lcm/instance_run.py's Session)."""
+
+    driver = VM
 
     def __init__(self, conn, vim_id=None, vim=None):
         self.conn = conn

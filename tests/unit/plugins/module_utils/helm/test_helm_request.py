@@ -14,6 +14,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm import request as helm_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import sizing
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import is_helm_request
 
 CHART = "Files/kubernetes/test-chart-0.1.0.tgz"
 
@@ -49,14 +50,14 @@ def refused(request, package_data, level=None, flavour="simple"):
 # is_helm_request
 
 def test_tacker_helm_instantiate_is_a_helm_request(instantiate):
-    assert helm_request.is_helm_request(instantiate)
+    assert is_helm_request(instantiate)
 
 
 def test_vim_type_alone_or_chart_path_alone_is_enough(instantiate):
-    assert helm_request.is_helm_request({"vimConnectionInfo": instantiate["vimConnectionInfo"]})
-    assert helm_request.is_helm_request({"additionalParams": {"helm_chart_path": CHART}})
+    assert is_helm_request({"vimConnectionInfo": instantiate["vimConnectionInfo"]})
+    assert is_helm_request({"additionalParams": {"helm_chart_path": CHART}})
     # Tacker v1's list form of vimConnectionInfo
-    assert helm_request.is_helm_request({"vimConnectionInfo": [{"id": "v", "vimType": "ETSINFV.HELM.V_3"}]})
+    assert is_helm_request({"vimConnectionInfo": [{"id": "v", "vimType": "ETSINFV.HELM.V_3"}]})
 
 
 @pytest.mark.parametrize("request_body", [
@@ -68,7 +69,7 @@ def test_vim_type_alone_or_chart_path_alone_is_enough(instantiate):
     {"vimConnectionInfo": {"vim1": None}, "additionalParams": {"helm_chart_path": None}},
 ])
 def test_other_requests_are_not_helm_requests(request_body):
-    assert not helm_request.is_helm_request(request_body)
+    assert not is_helm_request(request_body)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -59,6 +59,8 @@ class ToyStore(RecordStore):
 class ToySession:
     """The toy driver's session: its client is the VIM's objects, a set of names."""
 
+    driver = "toy"
+
     def __init__(self, store):
         self.objects = set()
         self.toy_store = store
@@ -214,3 +216,17 @@ def test_a_driver_is_a_folder_of_lcm_and_its_entry_in_driver_of(monkeypatch, tmp
     result = modules.run_module(module, "scale.run_scale")
     assert result["vim_type"] == "kubernetes" and result["vnf_instance"]["scaled"] == 2 and session.objects == {"vnfc-0"}
     assert store.find(None, "toy").op_occs[0]["operationState"] == "COMPLETED"
+
+
+def test_an_instance_of_another_driver_on_the_same_vim_is_handed_over_before_anything_is_written(monkeypatch):
+    """A Helm-chart CNF's record names its release: the CNF driver that finds it hands the operation over (run_module runs
+    it again with the Helm driver), having written nothing."""
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import drivers
+
+    session, store = toy()
+    instance, op_occs, version = store.find(None, "toy")
+    helm_record = dict(instance, instantiatedVnfInfo={"metadata": {"vnflcm": {drivers.HELM_RELEASE: {"release": "vnf1"}}}})
+    store.records[instance["id"]] = Found(helm_record, op_occs, version)
+    with pytest.raises(drivers.HandOver) as handed:
+        instance_run.on_instance(session, plan_scale, dict(PARAMS, request={"numberOfSteps": 1}), name="SCALE")
+    assert handed.value.driver == drivers.HELM and session.objects == set() and store.writes == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import drivers
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import KUBERNETES, OPENSTACK, vim_of
 
 OPENSTACK_REQUEST = {"vimConnectionInfo": {"v": {"vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3"}}}
@@ -55,3 +56,34 @@ def test_an_ambiguous_vim_is_an_error_that_says_what_to_do(params, environ, mess
     with pytest.raises(ValidationError, match=message) as caught:
         vim_of(params, environ)
     assert caught.value.msg.startswith("Failed to validate module options: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# driver_of: Helm-chart CNFs share the Kubernetes VIM with manifest CNFs
+
+HELM_VIM = {"vim1": {"vimType": "ETSINFV.HELM.V_3", "interfaceInfo": {"endpoint": "https://k8s:6443"}}}
+
+
+@pytest.mark.parametrize("request_body, driver", [
+    ({"flavourId": "simple", "vimConnectionInfo": HELM_VIM}, drivers.HELM),
+    ({"flavourId": "simple", "additionalParams": {"helm_chart_path": "Files/kubernetes/chart.tgz"}}, drivers.HELM),
+    ({"flavourId": "simple", "additionalParams": {"lcm-kubernetes-def-files": ["Files/kubernetes/d.yaml"]}}, drivers.CNF),
+    (None, drivers.CNF),
+])
+def test_a_helm_request_chooses_the_helm_driver_on_kubernetes(request_body, driver):
+    assert drivers.driver_of({"request": request_body}, environ={}) == driver
+    assert drivers.DRIVER_VIMS[driver] == KUBERNETES
+
+
+def test_a_helm_vim_is_a_kubernetes_vim_not_openstack():
+    assert vim_of({"request": {"vimConnectionInfo": HELM_VIM}}, environ={"OS_CLOUD": "x"}) == KUBERNETES
+    with pytest.raises(ValidationError, match="names a Kubernetes VIM"):
+        vim_of({"request": {"vimConnectionInfo": HELM_VIM}, "cloud": "c"}, environ={})
+
+
+def test_a_stored_instance_with_a_helm_release_is_the_helm_drivers():
+    helm = {"instantiatedVnfInfo": {"metadata": {"vnflcm": {drivers.HELM_RELEASE: {"release": "vnf1"}}}}}
+    assert drivers.instance_driver(helm, drivers.CNF) == drivers.HELM
+    assert drivers.instance_driver({"instantiationState": "NOT_INSTANTIATED"}, drivers.CNF) == drivers.CNF
+    assert drivers.instance_driver({"instantiationState": "NOT_INSTANTIATED"}, drivers.HELM) == drivers.HELM
+    assert drivers.instance_driver({}, drivers.VM) == drivers.VM

@@ -1,0 +1,215 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A Helm-chart CNF through the modules, as Tacker v2's test_helm.py sends it: its package (tacker-helm/test_helm_instantiate)
+and its instantiate request (vimType ETSINFV.HELM.V_3, helm_chart_path, helm_parameters, helm_value_names) as shipped, with
+the lab's API server, the tenant's token and the test's namespace in the request's placeholders; run by a ServiceAccount
+limited to that namespace, with the lab's Helm (tools/lab/helm).
+
+instantiate (a release named as Tacker names it, each VDU's workload and VNFCs in the record), its re-run (no change),
+a change of package (not supported yet: refused, nothing written), a modify of its description, Tacker's scale out and in (helm upgrade --reuse-values of the
+VDU's replica key), Tacker's heal of a VNFC (its pod replaced), a scale to level, terminate (the release uninstalled, its objects gone) and the
+identifier's deletion by the CNF driver (the record no longer names a release); an instantiate that ends FAILED_TEMP (a
+quota of no pods: its wait times out) rolled back, then retried; a scale out that times out rolled back; one whose module process is killed while it waits,
+rolled back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, running_op_occ, unblock_pods
+from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
+
+RELEASE_SECRETS = "/api/v1/namespaces/{0}/secrets?labelSelector=owner%3Dhelm"
+
+
+def tacker_request(tacker_packages, name, server, token, namespace):
+    path = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "requests", "test_helm", name)
+    with open(path) as handle:
+        text = handle.read()
+    body = json.loads(text.replace("K8S_API_HOST", server).replace("K8S_BEARER_TOKEN", token).replace("K8S_VIM_ID", "lab"))
+    vim = body.get("vimConnectionInfo", {}).get("vim1")
+    if vim:
+        vim["interfaceInfo"].pop("ssl_ca_cert", None)  # the tenant's kubeconfig holds the lab's CA
+    if "additionalParams" in body:
+        body["additionalParams"]["namespace"] = namespace
+    return body
+
+
+def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
+                                                                            tacker_packages, helm_binary):
+    ns = k8s_namespace
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1}
+    request = tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)
+
+    done = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="helm-cnf", request=request))
+    assert done.get("failed") is not True, done.get("msg")
+    instance = done["vnf_instance"]
+    release = tacker_release_name(instance["id"])
+    assert instance["instantiationState"] == "INSTANTIATED" and done["plan"]["release"] == release
+    assert instance["vimConnectionInfo"]["vim1"]["vimType"] == "ETSINFV.HELM.V_3"
+    assert "bearer_token" not in json.dumps(instance["vimConnectionInfo"])
+    # The release as Helm keeps it, and each VDU's workload with its pods as VNFCs.
+    secrets = kube.call("GET", RELEASE_SECRETS.format(ns))["items"]
+    assert [item["metadata"]["labels"]["name"] for item in secrets] == [release]
+    vnfcs = instance["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    assert {vnfc["vduId"] for vnfc in vnfcs} == {"VDU1", "VDU2"}
+    pods = kube.call("GET", "/api/v1/namespaces/{0}/pods".format(ns))["items"]
+    assert sorted(vnfc["computeResource"]["resourceId"] for vnfc in vnfcs) == sorted(pod["metadata"]["name"] for pod in pods)
+    workloads = {vnfc["vduId"]: vnfc["metadata"]["workloadName"] for vnfc in vnfcs}
+    assert workloads == {vdu_id: reference["name"] for vdu_id, reference in done["plan"]["vdus"].items()}
+    for vdu, deployment in workloads.items():
+        assert deployment.startswith(vdu.lower())  # Tacker's rule: the VDU's name, or <name>-<suffix>
+        live = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, deployment))
+        assert live["spec"]["replicas"] == sum(1 for vnfc in vnfcs if vnfc["vduId"] == vdu) == done["plan"]["vdus"][vdu]["replicas"]
+
+    # The same instantiate again: no change, nothing written.
+    start = k8s_audit.mark()
+    again = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="helm-cnf", request=request))
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    # A change of package of it (by name, no Helm in the request: the CNF driver hands it to the Helm driver) is refused,
+    # unwritten; so is a modify of its vnfdId (a package changes with vnf_change_pkg).
+    refused = ansible_task("vnf_change_pkg", dict(auth, vnf_instance_name="helm-cnf", package=package, request={
+        "vnfdId": "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2b", "additionalParams": {"upgrade_type": "RollingUpdate"}}))
+    assert refused.get("failed") is True and "Helm-chart CNF" in refused["msg"] and "not supported yet" in refused["msg"], refused.get("msg")
+    refused = ansible_task("vnf_modify", dict(auth, vnf_instance_name="helm-cnf", package=package, request={"vnfdId": "other-vnfd"}))
+    assert refused.get("failed") is True and "vnf_change_pkg" in refused["msg"], refused.get("msg")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+    # Its information: the record only.
+    modified = ansible_task("vnf_modify", dict(auth, vnf_instance_name="helm-cnf", request={"vnfInstanceDescription": "a chart's CNF"}))
+    assert modified.get("failed") is not True and modified["changed"] is True, modified.get("msg")
+    assert modified["vnf_instance"]["vnfInstanceDescription"] == "a chart's CNF"
+
+    # Tacker's scale out (vdu2_aspect, 2 steps) and scale in (1 step): a helm upgrade --reuse-values of the replica key each.
+    vdu2 = workloads["VDU2"]
+    before = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"]
+    for body, steps in (("helm_scale_out.json", 2), ("helm_scale_in.json", -1)):
+        scaled = ansible_task("vnf_scale", dict(auth, vnf_instance_name="helm-cnf", request=tacker_request(tacker_packages, body, server, token, ns)))
+        assert scaled.get("failed") is not True, scaled.get("msg")
+        before += steps
+        assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"] == before
+        vnfcs = scaled["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]
+        assert sum(1 for vnfc in vnfcs if vnfc["vduId"] == "VDU2") == before
+    assert scaled["vnf_instance"]["instantiatedVnfInfo"]["metadata"]["vnflcm"]["helm"]["revision"] == 3
+
+    # Tacker's heal of one VNFC: its pod replaced by the release's controller, a new VNFC in its place; the others stay.
+    info = scaled["vnf_instance"]["instantiatedVnfInfo"]
+    target = next(vnfc for vnfc in info["vnfcInfo"] if vnfc["vduId"] == "VDU2")
+    old_pod = next(item["computeResource"]["resourceId"] for item in info["vnfcResourceInfo"] if item["id"] == target["vnfcResourceInfoId"])
+    heal = tacker_request(tacker_packages, "helm_heal.json", server, token, ns)
+    heal["vnfcInstanceId"] = [target["id"]]
+    healed = ansible_task("vnf_heal", dict(auth, vnf_instance_name="helm-cnf", request=heal))
+    assert healed.get("failed") is not True, healed.get("msg")
+    after = healed["vnf_instance"]["instantiatedVnfInfo"]
+    assert target["id"] not in {vnfc["id"] for vnfc in after["vnfcInfo"]} and len(after["vnfcInfo"]) == len(info["vnfcInfo"])
+    assert old_pod not in {item["computeResource"]["resourceId"] for item in after["vnfcResourceInfo"]}
+    assert {vnfc["id"] for vnfc in info["vnfcInfo"]} - {target["id"]} <= {vnfc["id"] for vnfc in after["vnfcInfo"]}
+    level = {item["aspectId"]: item["scaleLevel"] for item in scaled["vnf_instance"]["instantiatedVnfInfo"]["scaleStatus"]}["vdu2_aspect"]
+    # Back to instantiation level 1 (its level of vdu2_aspect) in one upgrade; again: nothing to do.
+    leveled = ansible_task("vnf_scale_to_level", dict(auth, vnf_instance_name="helm-cnf", request={"instantiationLevelId": "instantiation_level_1"}))
+    assert leveled.get("failed") is not True and leveled["changed"] is (level != 0), leveled.get("msg")
+    again = ansible_task("vnf_scale_to_level", dict(auth, vnf_instance_name="helm-cnf", request={"instantiationLevelId": "instantiation_level_1"}))
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+
+    terminated = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="helm-cnf",
+                                                    request=tacker_request(tacker_packages, "helm_terminate.json", server, token, ns)))
+    assert terminated.get("failed") is not True, terminated.get("msg")
+    assert terminated["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED" and terminated["plan"]["uninstall"] is True
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments".format(ns))["items"] == []
+
+    deleted = ansible_task("vnf_delete", dict(auth, vnf_instance_name="helm-cnf"))
+    assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
+    info = ansible_task("vnf_info", dict(auth, vnf_instance_name="helm-cnf"))
+    assert info.get("failed") is not True and not info.get("vnf_instances"), info
+
+
+def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary):
+    """A quota of no pods: the release installs, its Deployments never get a pod, the wait times out: FAILED_TEMP, the
+    record naming the release. Rollback uninstalls it; the same instantiate again fails the same way, and once the quota
+    is gone its retry uninstalls what the failure left and installs again. Terminate with delete_instance leaves nothing."""
+    ns = k8s_namespace
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    block_pods(kube, ns)
+    auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 8, "wait_sleep": 1}
+    where = dict(auth, vnf_instance_name="helm-failing")
+    instantiate = dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))
+
+    failed = ansible_task("vnf_instantiate", instantiate)
+    assert failed.get("failed") is True and "timed out" in failed["msg"], failed.get("msg")
+    assert failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP"
+    assert len(kube.call("GET", RELEASE_SECRETS.format(ns))["items"]) == 1
+
+    rolled_back = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+    assert rolled_back.get("failed") is not True, rolled_back.get("msg")
+    assert rolled_back["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert rolled_back["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments".format(ns))["items"] == []
+
+    again = ansible_task("vnf_instantiate", instantiate)
+    assert again.get("failed") is True and again["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", again.get("msg")
+    unblock_pods(kube, ns)
+    retried = ansible_task("vnf_lcm_op_occ", dict(where, action="retry", package=package, wait_timeout=120))
+    assert retried.get("failed") is not True, retried.get("msg")
+    assert retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED"
+    vnfcs = retried["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"]
+    assert {vnfc["vduId"] for vnfc in vnfcs} == {"VDU1", "VDU2"}
+    assert len(kube.call("GET", RELEASE_SECRETS.format(ns))["items"]) == 1  # the one release, installed again
+
+    # Tacker's scale-out rollback: a scale out whose new pod the quota keeps from starting times out; rollback sets the
+    # replicas the record had back, by the same upgrade.
+    vdu2 = next(vnfc["metadata"]["workloadName"] for vnfc in vnfcs if vnfc["vduId"] == "VDU2")
+    before = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"]
+    block_pods(kube, ns, count=len(vnfcs))
+    try:
+        scale_out = dict(where, request=tacker_request(tacker_packages, "helm_scale_out.json", server, token, ns))
+        stuck = ansible_task("vnf_scale", scale_out)
+        assert stuck.get("failed") is True and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
+        assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"] == before + 2
+        undone = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+        assert undone.get("failed") is not True and undone["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", undone.get("msg")
+    finally:
+        unblock_pods(kube, ns)
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"] == before
+    assert sum(1 for vnfc in undone["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"] if vnfc["vduId"] == "VDU2") == before
+
+    gone = ansible_task("vnf_terminate", dict(where, delete_instance=True, wait_timeout=120))
+    assert gone.get("failed") is not True, gone.get("msg")
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    info = ansible_task("vnf_info", where)
+    assert info.get("failed") is not True and not info.get("vnf_instances"), info
+
+
+def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary):
+    """The module process SIGKILLed after helm install, while it waits for pods a quota keeps from starting: the op occ
+    stays PROCESSING with its runner gone, its record naming the release; rollback uninstalls it."""
+    ns = k8s_namespace
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 600, "wait_sleep": 1,
+             "vnf_instance_name": "helm-killed"}
+    block_pods(kube, ns)
+    try:
+        task = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(
+            tacker_packages, "helm_instantiate.json", server, token, ns)), background=True)
+        occ = running_op_occ(kube, ns, also=lambda: bool(kube.call("GET", RELEASE_SECRETS.format(ns))["items"]))
+        kill_runner(occ)
+        task.wait()
+        assert head(kube, ns)["operationState"] == "PROCESSING"
+        rolled = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+        assert rolled.get("failed") is not True, rolled.get("msg")
+    finally:
+        unblock_pods(kube, ns)
+    assert rolled["vnf_lcm_op_occ"]["id"] == occ["id"] and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK"
+    assert "has exited" in rolled["vnf_lcm_op_occ"]["error"]["detail"]
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments".format(ns))["items"] == []
+    deleted = ansible_task("vnf_delete", where)
+    assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
