@@ -7,7 +7,7 @@ the lab's API server, the tenant's token and the test's namespace in the request
 limited to that namespace, with the lab's Helm (tools/lab/helm).
 
 instantiate (a release named as Tacker names it, each VDU's workload and VNFCs in the record), its re-run (no change),
-a change of package (not supported yet: refused, nothing written), a modify of its description, Tacker's scale out and in (helm upgrade --reuse-values of the
+a modify of its vnfdId (refused, nothing written: vnf_change_pkg's), a modify of its description, Tacker's scale out and in (helm upgrade --reuse-values of the
 VDU's replica key), Tacker's heal of a VNFC (its pod replaced), a scale to level, terminate (the release uninstalled, its objects gone) and the
 identifier's deletion by the CNF driver (the record no longer names a release); an instantiate that ends FAILED_TEMP (a
 quota of no pods: its wait times out) rolled back, then retried; a scale out that times out rolled back; one whose module process is killed while it waits,
@@ -16,14 +16,48 @@ rolled back.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
+import shutil
+import tarfile
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, running_op_occ, unblock_pods
 from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
 
 RELEASE_SECRETS = "/api/v1/namespaces/{0}/secrets?labelSelector=owner%3Dhelm"
+
+
+def chart_package(tacker_packages, folder, version, vdu2_image, vnfd_id):
+    """Tacker's Helm package with a chart of its own, as its change-of-package tests derive test-chart-0.1.1: the chart
+    ``version``, VDU2's container image ``vdu2_image``, packed as helm package packs it (declared in TOSCA.meta with its
+    hash), and the VNFD id ``vnfd_id``."""
+    source = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    shutil.copytree(source, folder)
+    chart_dir = os.path.join(folder, "Files", "kubernetes", "test-chart")
+    replace_in(os.path.join(chart_dir, "Chart.yaml"), "version: 0.1.0", "version: " + version)
+    replace_in(os.path.join(chart_dir, "templates", "deployment_vdu2.yaml"), "image: nginx", "image: " + vdu2_image)
+    for name in os.listdir(os.path.join(folder, "Definitions")):
+        replace_in(os.path.join(folder, "Definitions", name), "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2b", vnfd_id)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        archive.add(chart_dir, arcname="test-chart")
+    path = "Files/kubernetes/test-chart-{0}.tgz".format(version)
+    with open(os.path.join(folder, path), "wb") as handle:
+        handle.write(buffer.getvalue())
+    with open(os.path.join(folder, "TOSCA-Metadata", "TOSCA.meta"), "a") as meta:
+        meta.write("\nName: {0}\nContent-Type: test-data\nAlgorithm: SHA-256\nHash: {1}\n".format(path, hashlib.sha256(buffer.getvalue()).hexdigest()))
+    return folder, path
+
+
+def replace_in(path, old, new):
+    with open(path) as handle:
+        text = handle.read()
+    if old in text:
+        with open(path, "w") as handle:
+            handle.write(text.replace(old, new))
 
 
 def tacker_request(tacker_packages, name, server, token, namespace):
@@ -72,11 +106,8 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     start = k8s_audit.mark()
     again = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="helm-cnf", request=request))
     assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
-    # A change of package of it (by name, no Helm in the request: the CNF driver hands it to the Helm driver) is refused,
-    # unwritten; so is a modify of its vnfdId (a package changes with vnf_change_pkg).
-    refused = ansible_task("vnf_change_pkg", dict(auth, vnf_instance_name="helm-cnf", package=package, request={
-        "vnfdId": "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2b", "additionalParams": {"upgrade_type": "RollingUpdate"}}))
-    assert refused.get("failed") is True and "Helm-chart CNF" in refused["msg"] and "not supported yet" in refused["msg"], refused.get("msg")
+    # A modify of its vnfdId (by name, no Helm in the request: the CNF driver hands it to the Helm driver) is refused,
+    # unwritten: a package changes with vnf_change_pkg.
     refused = ansible_task("vnf_modify", dict(auth, vnf_instance_name="helm-cnf", package=package, request={"vnfdId": "other-vnfd"}))
     assert refused.get("failed") is True and "vnf_change_pkg" in refused["msg"], refused.get("msg")
     assert k8s_audit.writes(start, user=k8s_tenant.username) == []
@@ -213,3 +244,53 @@ def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task
     assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments".format(ns))["items"] == []
     deleted = ansible_task("vnf_delete", where)
     assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
+
+
+def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages,
+                                                                             helm_binary, tmp_path):
+    """Tacker's change of package of a Helm-chart CNF: a RollingUpdate of VDU2 to a chart of a new version (its image
+    changed), then a scale with that chart; a second change whose new pods a quota keeps from starting times out
+    (FAILED_TEMP) and is rolled back to the recorded revision (helm rollback), after which the kept chart still scales."""
+    ns = k8s_namespace
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
+             "vnf_instance_name": "helm-change"}
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    done = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)))
+    assert done.get("failed") is not True, done.get("msg")
+    vdu2 = done["plan"]["vdus"]["VDU2"]["name"]
+
+    def vdu2_image():
+        deployment = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))
+        return deployment["spec"]["template"]["spec"]["containers"][0]["image"]
+
+    def change(folder, version, image, vnfd_id):
+        new_package, chart = chart_package(tacker_packages, str(tmp_path / folder), version, image, vnfd_id)
+        return dict(where, package=new_package, request={"vnfdId": vnfd_id, "additionalParams": {
+            "upgrade_type": "RollingUpdate", "helm_chart_path": chart, "vdu_params": [{"vdu_id": "VDU2"}]}})
+
+    first = change("v011", "0.1.1", "nginx:1.27", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c")
+    changed = ansible_task("vnf_change_pkg", first)
+    assert changed.get("failed") is not True, changed.get("msg")
+    assert changed["vnf_instance"]["vnfdId"] == "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c" and vdu2_image() == "nginx:1.27"
+    assert changed["vnf_lcm_op_occ"]["modificationsTriggeredByVnfPkgChange"]["vnfdId"] == "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c"
+    again = ansible_task("vnf_change_pkg", first)
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    out = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}))
+    assert out.get("failed") is not True and vdu2_image() == "nginx:1.27", out.get("msg")
+    pods = len(out["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"])
+
+    block_pods(kube, ns, count=pods)
+    try:
+        stuck = ansible_task("vnf_change_pkg", dict(change("v012", "0.1.2", "nginx:1.28", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2d"), wait_timeout=8))
+        assert stuck.get("failed") is True and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
+        assert vdu2_image() == "nginx:1.28"
+        rolled = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+        assert rolled.get("failed") is not True and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    finally:
+        unblock_pods(kube, ns)
+    assert vdu2_image() == "nginx:1.27" and rolled["vnf_instance"]["vnfdId"] == "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c"
+    scaled_in = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_IN", "aspectId": "vdu2_aspect"}))
+    assert scaled_in.get("failed") is not True and vdu2_image() == "nginx:1.27", scaled_in.get("msg")
+    gone = ansible_task("vnf_terminate", dict(where, delete_instance=True))
+    assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")

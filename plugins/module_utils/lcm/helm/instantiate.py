@@ -22,10 +22,10 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import run_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import PRIVATE, Found, RecordStore, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.kept_chart import chart_digest, keep_chart
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import NAMESPACE_PARAM, field, helm_params
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.vnfcs import replicas_of, workloads_by_vdu
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import NAMESPACE_PARAM, REPLICA, VALUE_NAMES_PARAM, field, helm_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.vnfcs import replica_mismatches, replicas_of, workloads_by_vdu
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import INSTANTIATE_VNF_REQUEST, ref
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import INSTANTIATE_VNF_REQUEST, describe, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
@@ -83,6 +83,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
     with chart_file(chart) as path:
         documents = helm.helm.template(path, release, namespace, set_values=wanted.set_values)
     workloads = workloads_by_vdu(documents, flavour.get("vdus") or {}, namespace, wanted.chart_path)
+    check_replica_keys(workloads, wanted)
     objects = placed(documents, namespace, api.is_namespaced)
     left = helm.helm.release_exists(release, namespace)
     if left and not retry:
@@ -144,6 +145,17 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
 def with_pending_release(instance, flavour_id, namespace, state):
     """A NOT_INSTANTIATED instance whose record names the Helm release an unfinished instantiate may have installed."""
     return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {HELM_RELEASE: state}}})
+
+
+def check_replica_keys(workloads, wanted):
+    """Each VDU's workload rendered with the count the VNFD sizes: a chart that does not read a ``helm_value_names`` key
+    (a typo, a key it lacks) would leave the VDU at the chart's own count, and every later scale without effect."""
+    counts = {vdu_id: wanted.set_values[key] for vdu_id, key in wanted.replica_keys.items() if key in wanted.set_values}
+    for vdu_id, (rendered, count) in sorted(replica_mismatches(workloads, counts).items()):
+        key = wanted.replica_keys[vdu_id]
+        raise ValidationError(INSTANTIATE_VNF_REQUEST, "{0}.{1}.{2}".format(field(VALUE_NAMES_PARAM), vdu_id, REPLICA),
+                              "the chart renders {0} with {1} replicas, not the {2} the VNFD sizes: it does not read value {3!r}".format(
+                                  describe(workloads[vdu_id]), rendered, count, key))
 
 
 def dry_run_creates(api, objects, chart):

@@ -3,9 +3,9 @@
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Retry, rollback or fail of a FAILED_TEMP op occ of a Helm-chart CNF (lcm/resumption.py): an instantiate is retried
 (the package read again; a release it left uninstalled first) or rolled back (its release uninstalled); a scale or scale to
-level retried or rolled back (the recorded counts set again); a modify (its record only) retried or rolled back; a heal
-or a terminate retried. A fail leaves the record as the operation left it: it names the release, which a terminate
-uninstalls.
+level retried or rolled back (the recorded counts set again); a modify (its record only) or a change of package (to the
+recorded revision: helm rollback) retried or rolled back; a heal or a terminate retried. A fail leaves the record as the
+operation left it: it names the release, which a terminate uninstalls.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ def run_resume(params: dict, check_mode: bool = False, diff_mode: bool = False) 
 
 
 def package_of(params, event, failed, instance):
-    """The package option, which a retry of an instantiate reads again."""
-    if event == "retry" and failed["operation"] == occ.INSTANTIATE and not params.get("package"):
-        raise ValidationError("vnf_lcm_op_occ", "package", "retry of INSTANTIATE reads the package again: give it")
+    """The package option, which a retry of an instantiate or a change of package reads again."""
+    if event == "retry" and failed["operation"] in (occ.INSTANTIATE, occ.CHANGE_VNFPKG) and not params.get("package"):
+        raise ValidationError("vnf_lcm_op_occ", "package", "retry of {0} reads the package again: give it".format(failed["operation"]))
     return params.get("package")
 
 
@@ -52,6 +52,10 @@ def plan_resume(helm: session.HelmSession, store: RecordStore, found: Found, fai
         from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import scale
 
         return scale.plan_resume(helm, store, found, failed_op_occ, event, waits, package=package, params=params)
+    if operation == occ.CHANGE_VNFPKG:
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import change_pkg
+
+        return change_pkg.plan_resume(helm, store, found, failed_op_occ, event, waits, package=package, params=params)
     if operation == occ.MODIFY_INFO:
         from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import modify
 

@@ -87,6 +87,20 @@ def test_an_unfinished_instantiate_names_its_release_for_the_next_operation():
     assert chart.recorded_workloads(pending)["VDU1"]["object"]["metadata"] == {"name": "vdu1", "namespace": "ns1"}
 
 
-def test_what_the_helm_driver_does_not_do_yet_is_refused_saying_so():
-    with pytest.raises(ValidationError, match="change of current VNF package of a Helm-chart CNF .* is not supported yet"):
-        change_pkg.run_change_pkg({})
+@pytest.mark.parametrize("option, value, reason", [("current_package", "/p", "OpenStack only"), ("rollout", "side_by_side", "one helm upgrade")])
+def test_the_other_drivers_change_of_package_options_are_refused_before_the_package_is_read(option, value, reason):
+    with pytest.raises(ValidationError, match=reason):
+        change_pkg.run_change_pkg({option: value, "package": "/nowhere"})
+
+
+def test_a_change_of_package_keeps_the_old_chart_beside_the_new_one():
+    api = FakeApi()
+    old, new = b"old chart", b"new chart"
+    kept_chart.keep_chart(api, INSTANCE_ID, "ns1", old)
+    kept_chart.keep_chart(api, INSTANCE_ID, "ns1", new, also=(kept_chart.chart_digest(old),))
+    for content in (old, new):
+        assert kept_chart.kept_chart(api, INSTANCE_ID, "ns1", kept_chart.chart_digest(content)) == content
+    # The next change keeps the chart it leaves and the new one only.
+    kept_chart.keep_chart(api, INSTANCE_ID, "ns1", b"third", also=(kept_chart.chart_digest(new),))
+    assert sorted(kept_chart.read_charts(api.secrets[("ns1", kept_chart.chart_secret_name(INSTANCE_ID))])) == sorted(
+        kept_chart.chart_digest(content) for content in (new, b"third"))
