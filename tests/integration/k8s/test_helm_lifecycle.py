@@ -81,6 +81,15 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1}
     request = tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)
 
+    # A replica key the chart does not read: refused before any write, naming the field.
+    start = k8s_audit.mark()
+    typo = json.loads(json.dumps(request))
+    typo["additionalParams"]["helm_value_names"]["VDU2"]["replica"] = "replicaCountVdu9"
+    refused = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="helm-cnf", request=typo))
+    assert refused.get("failed") is True and "additionalParams.helm_value_names.VDU2.replica" in refused["msg"], refused.get("msg")
+    assert "'replicaCountVdu9'" in refused["msg"] and "does not read that value" in refused["msg"]
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
     done = ansible_task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="helm-cnf", request=request))
     assert done.get("failed") is not True, done.get("msg")
     instance = done["vnf_instance"]

@@ -84,6 +84,10 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
         documents = helm.helm.template(path, release, namespace, set_values=wanted.set_values)
     workloads = workloads_by_vdu(documents, flavour.get("vdus") or {}, namespace, wanted.chart_path)
     check_replica_keys(workloads, wanted)
+    with chart_file(chart) as path:
+        probe = probe_values(wanted)
+        check_replica_keys(workloads_by_vdu(helm.helm.template(path, release, namespace, set_values=probe), flavour.get("vdus") or {}, namespace,
+                                            wanted.chart_path), wanted._replace(set_values=probe))
     objects = placed(documents, namespace, api.is_namespaced)
     left = helm.helm.release_exists(release, namespace)
     if left and not retry:
@@ -147,15 +151,22 @@ def with_pending_release(instance, flavour_id, namespace, state):
     return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {HELM_RELEASE: state}}})
 
 
+def probe_values(wanted):
+    """The instantiate's values with each replica key one more: rendered with them, a workload whose replicas do not follow
+    belongs to a chart that does not read that key (its own default may equal the VNFD's count and hide it)."""
+    return dict(wanted.set_values, **{key: wanted.set_values[key] + 1 for key in wanted.replica_keys.values()
+                                      if isinstance(wanted.set_values.get(key), int)})
+
+
 def check_replica_keys(workloads, wanted):
-    """Each VDU's workload rendered with the count the VNFD sizes: a chart that does not read a ``helm_value_names`` key
-    (a typo, a key it lacks) would leave the VDU at the chart's own count, and every later scale without effect."""
+    """Each VDU's workload rendered with the count its ``helm_value_names`` key was given: a chart that does not read the
+    key (a typo, a key it lacks) would leave the VDU at the chart's own count, and every later scale without effect."""
     counts = {vdu_id: wanted.set_values[key] for vdu_id, key in wanted.replica_keys.items() if key in wanted.set_values}
     for vdu_id, (rendered, count) in sorted(replica_mismatches(workloads, counts).items()):
         key = wanted.replica_keys[vdu_id]
         raise ValidationError(INSTANTIATE_VNF_REQUEST, "{0}.{1}.{2}".format(field(VALUE_NAMES_PARAM), vdu_id, REPLICA),
-                              "the chart renders {0} with {1} replicas, not the {2} the VNFD sizes: it does not read value {3!r}".format(
-                                  describe(workloads[vdu_id]), rendered, count, key))
+                              "the chart renders {0} with {1} replicas when value {2!r} is {3}: it does not read that value".format(
+                                  describe(workloads[vdu_id]), rendered, key, count))
 
 
 def dry_run_creates(api, objects, chart):
