@@ -13,6 +13,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store imp
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import ref
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import prefer_deleting_added
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import check_scalable
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run, scaling
@@ -118,6 +120,8 @@ def plan_scale_rollback(api: KubeApi, store: RecordStore, found: Found, failed: 
     dry_run_replicas(api, targets, "rollback of " + (SCALE_VNF_REQUEST if failed["operation"] == occ.SCALE else SCALE_VNF_TO_LEVEL_REQUEST))
 
     def execute(progress):
+        live = refresh_vnfcs(api, instance, vdus)["instantiatedVnfInfo"].get("vnfcResourceInfo")
+        prefer_deleting_added(api, instance_namespace(instance), instance["instantiatedVnfInfo"].get("vnfcResourceInfo"), live)
         scaled = [api.patch(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"]["namespace"], {"spec": {"replicas": count}})
                   for obj, count in targets]
         if waits.enabled:

@@ -20,6 +20,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store imp
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.kept_chart import kept_chart
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import scaled_set_values
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import prefer_deleting_added
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run, scaling
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, scaled_aspects, vnfc_changes, vnfc_counts, with_scale_levels
@@ -78,6 +79,9 @@ def plan_counts(helm, store, found, name, request, to_levels, counts, current, p
 
     def execute(progress):
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
+        if to_levels is None:
+            # A rollback: the pods the failed scale added go first, the record's VNFCs stay.
+            prefer_deleting_added(helm.api, state["namespace"], before, with_vnfcs(helm.api, instance)["instantiatedVnfInfo"].get("vnfcResourceInfo"))
         result = scaling.with_counts(instance, counts)
         if values:
             with chart_file(chart) as path:
