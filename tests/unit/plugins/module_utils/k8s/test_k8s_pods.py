@@ -37,6 +37,10 @@ def test_only_the_pods_the_record_does_not_have_are_marked_to_go_first():
 def test_a_pod_gone_meanwhile_is_skipped_and_other_errors_are_not():
     prefer_deleting_added(Api(gone={"vdu2-c"}), "ns1", [], [vnfc("vdu2-c", "u3")])
     api = Api()
-    api.patch = lambda *args: (_ for _ in ()).throw(VimError("patch", "Pod vdu2-c", "forbidden (HTTP 403)"))
+
+    def forbidden(*args):
+        raise VimError("patch", "Pod vdu2-c", "forbidden (HTTP 403)")
+
+    api.patch = forbidden
     with pytest.raises(VimError, match="forbidden"):
         prefer_deleting_added(api, "ns1", [], [vnfc("vdu2-c", "u3")])
