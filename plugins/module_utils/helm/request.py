@@ -17,9 +17,12 @@ scale that would change its count is refused (Tacker's HelmParameterNotFound). P
 
 from __future__ import annotations
 
+import io
 import math
 import posixpath
 import re
+import tarfile
+import zlib
 from typing import NamedTuple
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
@@ -187,3 +190,38 @@ def scaled_set_values(replica_keys, counts, current=None, what=SCALE_VNF_REQUEST
                 vdu_id, field(VALUE_NAMES_PARAM), count))
         values[replica_keys[vdu_id]] = count
     return values
+
+
+# What helm itself reads of a packaged chart (its loader's limits): 100 MiB decompressed in all.
+MAX_CHART_BYTES = 100 * 1024 * 1024
+MAX_CHART_ENTRIES = 10000
+
+
+def check_chart_archive(content, chart_path, what=INSTANTIATE_VNF_REQUEST):
+    """Refuse a chart archive Helm should not be given, naming the entry: one that is not a gzipped tar, an entry that is
+    not a file or folder (a symlink or hard link could stand for a file outside the chart), an absolute one or one with
+    ``..``, entries outside one top folder (helm package's layout), more than helm reads. The archive is only read."""
+    name = field(CHART_PATH_PARAM)
+    top, total = None, 0
+    try:
+        with tarfile.open(fileobj=io.BytesIO(content), mode="r:gz") as archive:
+            for count, entry in enumerate(archive, 1):
+                where = "{0}: entry {1!r}".format(chart_path, entry.name)
+                if count > MAX_CHART_ENTRIES:
+                    raise ValidationError(what, name, "{0}: more than {1} entries".format(chart_path, MAX_CHART_ENTRIES))
+                if not (entry.isfile() or entry.isdir()):
+                    raise ValidationError(what, name, "{0} is a link or special file, not a file of the chart".format(where))
+                parts = entry.name.replace("\\", "/").split("/")
+                if entry.name.startswith("/") or ".." in parts:
+                    raise ValidationError(what, name, "{0} points outside the chart".format(where))
+                if top is None:
+                    top = parts[0]
+                elif parts[0] != top:
+                    raise ValidationError(what, name, "{0} is outside the chart's folder {1!r}".format(where, top))
+                total += entry.size
+                if total > MAX_CHART_BYTES:
+                    raise ValidationError(what, name, "{0}: more than {1} MiB unpacked".format(chart_path, MAX_CHART_BYTES >> 20))
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+        raise ValidationError(what, name, "{0} is not a packaged Helm chart (a gzipped tar): {1}".format(chart_path, error)) from error
+    if top is None:
+        raise ValidationError(what, name, "{0} is an empty archive".format(chart_path))

@@ -57,6 +57,11 @@ def new_vnf_instance(vnfd, name=None, description=None, metadata=None, instance_
 INSTANTIATE_MERGED = ("vnfConfigurableProperties", "extensions")
 
 
+def without_instantiated_info(instance):
+    """The record of a VNF instance with what only an instantiated one has (its instantiatedVnfInfo, its VIMs) left out."""
+    return {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+
+
 def with_instantiate_fields(instance, request):
     """``instance`` with the request's vnfConfigurableProperties and extensions merged in (SOL003 InstantiateVnfRequest). Pure."""
     result = dict(instance)

@@ -64,7 +64,7 @@ def _unavailable(reason: str):
 # running one of them alone at the end.
 LONGEST_FIRST = ("test_tacker_cnf_flows.py", "test_role_secrets.py", "test_cnf_container_update.py", "test_role_molecule.py",
                  "test_cnf_change_pkg.py", "test_secrets.py", "test_closed_loop.py", "test_playbooks.py", "test_cnf_faults.py",
-                 "test_cnf_lifecycle.py", "test_cnf_crash_sweep.py", "test_cnf_interface_scripts.py", "test_cnf_scale_to_level.py",
+                 "test_helm_lifecycle.py", "test_cnf_lifecycle.py", "test_cnf_crash_sweep.py", "test_cnf_interface_scripts.py", "test_cnf_scale_to_level.py",
                  "test_cnf_kills.py", "test_module_examples.py", "test_cnf_bad_input.py")
 
 

@@ -11,7 +11,8 @@ a modify of its vnfdId (refused, nothing written: vnf_change_pkg's), a modify of
 VDU's replica key), Tacker's heal of a VNFC (its pod replaced), a scale to level, terminate (the release uninstalled, its objects gone) and the
 identifier's deletion by the CNF driver (the record no longer names a release); an instantiate that ends FAILED_TEMP (a
 quota of no pods: its wait times out) rolled back, then retried; a scale out that times out rolled back; one whose module process is killed while it waits,
-rolled back.
+rolled back; a scale and a change of package killed with helm inside its upgrade (the release left pending-upgrade), retried
+and rolled back.
 """
 
 from __future__ import annotations
@@ -21,35 +22,45 @@ import io
 import json
 import os
 import shutil
+import signal
 import tarfile
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, running_op_occ, unblock_pods
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import WriteGate
 from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
 
 RELEASE_SECRETS = "/api/v1/namespaces/{0}/secrets?labelSelector=owner%3Dhelm"
 
 
-def chart_package(tacker_packages, folder, version, vdu2_image, vnfd_id):
+def chart_package(tacker_packages, folder, version, vdu2_image, vnfd_id, drop=(), extra=None):
     """Tacker's Helm package with a chart of its own, as its change-of-package tests derive test-chart-0.1.1: the chart
     ``version``, VDU2's container image ``vdu2_image``, packed as helm package packs it (declared in TOSCA.meta with its
-    hash), and the VNFD id ``vnfd_id``."""
+    hash), and the VNFD id ``vnfd_id``; ``drop``: template files left out, ``extra(archive)`` adds entries."""
     source = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
     shutil.copytree(source, folder)
     chart_dir = os.path.join(folder, "Files", "kubernetes", "test-chart")
     replace_in(os.path.join(chart_dir, "Chart.yaml"), "version: 0.1.0", "version: " + version)
     replace_in(os.path.join(chart_dir, "templates", "deployment_vdu2.yaml"), "image: nginx", "image: " + vdu2_image)
+    for name in drop:
+        os.remove(os.path.join(chart_dir, "templates", name))
     for name in os.listdir(os.path.join(folder, "Definitions")):
         replace_in(os.path.join(folder, "Definitions", name), "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2b", vnfd_id)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
         archive.add(chart_dir, arcname="test-chart")
-    path = "Files/kubernetes/test-chart-{0}.tgz".format(version)
+        if extra:
+            extra(archive)
+    return folder, declared(folder, "Files/kubernetes/test-chart-{0}.tgz".format(version), buffer.getvalue())
+
+
+def declared(folder, path, content):
+    """``content`` written at ``path`` of the package in ``folder``, declared in its TOSCA.meta with its hash."""
     with open(os.path.join(folder, path), "wb") as handle:
-        handle.write(buffer.getvalue())
+        handle.write(content)
     with open(os.path.join(folder, "TOSCA-Metadata", "TOSCA.meta"), "a") as meta:
-        meta.write("\nName: {0}\nContent-Type: test-data\nAlgorithm: SHA-256\nHash: {1}\n".format(path, hashlib.sha256(buffer.getvalue()).hexdigest()))
-    return folder, path
+        meta.write("\nName: {0}\nContent-Type: test-data\nAlgorithm: SHA-256\nHash: {1}\n".format(path, hashlib.sha256(content).hexdigest()))
+    return path
 
 
 def replace_in(path, old, new):
@@ -303,3 +314,168 @@ def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ans
     assert scaled_in.get("failed") is not True and vdu2_image() == "nginx:1.27", scaled_in.get("msg")
     gone = ansible_task("vnf_terminate", dict(where, delete_instance=True))
     assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")
+
+
+class HoldAfterRelease(WriteGate):
+    """Lets the tenant's writes through up to helm's creation of release revision ``revision`` (its pending-* record),
+    then holds the next: helm is inside an upgrade or rollback, with its release pending."""
+
+    def __init__(self, kube, namespace, folder, user, release, revision):
+        super().__init__(kube, namespace, folder, user=user)
+        self.release_secret = "sh.helm.release.v1.{0}.v{1}".format(release, revision)
+
+    def decide(self, request):
+        allowed = super().decide(request)
+        with self.lock:
+            if self.hold_after is None and self.writes and self.writes[-1][0] == "CREATE" and self.writes[-1][2] == self.release_secret:
+                self.hold_after = len(self.writes)
+        return allowed
+
+
+def helm_processes(helm_path, release):
+    """The pids of the helm processes running a command on ``release``."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/{0}/cmdline".format(entry), "rb") as handle:
+                argv = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0] == helm_path.encode() and release.encode() in argv:
+            found.append(int(entry))
+    return found
+
+
+def release_statuses(kube, namespace, release):
+    """Revision -> status of the release, as Helm's storage (its Secrets' labels) holds them."""
+    items = kube.call("GET", RELEASE_SECRETS.format(namespace) + "%2Cname%3D" + release)["items"]
+    return {int(item["metadata"]["labels"]["version"]): item["metadata"]["labels"]["status"] for item in items}
+
+
+def killed_mid_helm(ansible_task, kube, tenant, tmp_path, helm_binary, release, revision, module, args):
+    """Run ``module`` until helm has written release ``revision`` (pending-*) and waits on its next write; then SIGKILL the
+    module process and helm (as when a job's container is killed): the op occ stays PROCESSING, the release pending."""
+    with HoldAfterRelease(kube, tenant.namespace, tmp_path, tenant.username, release, revision) as gate:
+        task = ansible_task(module, args, background=True)
+        assert gate.held.wait(120), "helm did not write release revision {0}: {1}".format(revision, gate.writes)
+        os.kill(head(kube, tenant.namespace)["lease"]["pid"], signal.SIGKILL)
+        for pid in helm_processes(helm_binary.path, release):
+            os.kill(pid, signal.SIGKILL)
+        task.wait()
+    assert head(kube, tenant.namespace)["operationState"] == "PROCESSING"
+    assert release_statuses(kube, tenant.namespace, release)[revision].startswith("pending-")
+
+
+def test_a_release_left_pending_by_a_killed_helm_is_retried_or_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages,
+                                                                           helm_binary, tmp_path):
+    """Helm's weak spot: a helm killed inside an upgrade leaves its release pending-upgrade, and Helm refuses every later
+    upgrade ("another operation is in progress"). A scale out killed so (module and helm SIGKILLed while helm's first
+    object write is held) is retried: the release is rolled back to the revision the record names, then upgraded, and the
+    scale completes. A change of package killed so is rolled back: helm rollback to the recorded revision, the old image
+    kept. The newest revision is deployed each time (Helm's history keeps the killed revision's entry as it was: only the
+    newest one blocks)."""
+    ns = k8s_namespace
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
+             "vnf_instance_name": "helm-pending"}
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    done = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)))
+    assert done.get("failed") is not True, done.get("msg")
+    release, vdu2 = tacker_release_name(done["vnf_instance"]["id"]), done["plan"]["vdus"]["VDU2"]["name"]
+    deployment = "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2)
+    before = kube.call("GET", deployment)["spec"]["replicas"]
+
+    killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, 2, "vnf_scale",
+                    dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}))
+    retried = ansible_task("vnf_lcm_op_occ", dict(where, action="retry"))
+    assert retried.get("failed") is not True and retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", retried.get("msg")
+    assert kube.call("GET", deployment)["spec"]["replicas"] == before + 1
+    statuses = release_statuses(kube, ns, release)
+    assert statuses[max(statuses)] == "deployed", statuses
+
+    new_package, chart = chart_package(tacker_packages, str(tmp_path / "v011"), "0.1.1", "nginx:1.27", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c")
+    image = kube.call("GET", deployment)["spec"]["template"]["spec"]["containers"][0]["image"]
+    killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, max(statuses) + 1, "vnf_change_pkg", dict(
+        where, package=new_package, request={"vnfdId": "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c", "additionalParams": {
+            "upgrade_type": "RollingUpdate", "helm_chart_path": chart, "vdu_params": [{"vdu_id": "VDU2"}]}}))
+    rolled = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+    assert rolled.get("failed") is not True and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert kube.call("GET", deployment)["spec"]["template"]["spec"]["containers"][0]["image"] == image
+    assert rolled["vnf_instance"]["vnfdId"] == done["vnf_instance"]["vnfdId"]
+    statuses = release_statuses(kube, ns, release)
+    assert statuses[max(statuses)] == "deployed", statuses
+
+    gone = ansible_task("vnf_terminate", dict(where, delete_instance=True))
+    assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")
+
+
+def symlink_to_passwd(archive):
+    link = tarfile.TarInfo("test-chart/templates/passwd.yaml")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    archive.addfile(link)
+
+
+def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
+                                                                         tacker_packages, helm_binary, tmp_path):
+    """Each a clear error naming what is at fault, and no write of the module's user (the API server's audit log):
+    instantiate with a chart path the package does not declare, a chart holding a symlink, values the chart cannot
+    render, a chart that renders no workload for a VDU; then, on the instantiated CNF, a scale of an unknown aspect and
+    one beyond its maximum, a heal of an unknown VNFC, a change of package to an undeclared chart or one holding a
+    symlink. Re-runs write nothing either: a modify with the same information, a terminate of a terminated instance."""
+    ns = k8s_namespace
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
+             "vnf_instance_name": "helm-bad"}
+    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    request = tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)
+    vnfd_id = "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2e"
+    linked, linked_chart = chart_package(tacker_packages, str(tmp_path / "linked"), "0.1.8", "nginx", vnfd_id, extra=symlink_to_passwd)
+    no_vdu2, no_vdu2_chart = chart_package(tacker_packages, str(tmp_path / "no-vdu2"), "0.1.9", "nginx", vnfd_id, drop=("deployment_vdu2.yaml",))
+
+    def with_params(**changes):
+        body = json.loads(json.dumps(request))
+        body["additionalParams"].update(changes)
+        return body
+
+    def refused(module, args, *parts):
+        result = ansible_task(module, dict(where, **args))
+        assert result.get("failed") is True, result
+        for part in parts:
+            assert part in result["msg"], (part, result["msg"])
+        return result
+
+    start = k8s_audit.mark()
+    refused("vnf_instantiate", dict(package=package, request=with_params(helm_chart_path="Files/kubernetes/other-chart.tgz")),
+            "additionalParams.helm_chart_path", "is not a file the package declares")
+    refused("vnf_instantiate", dict(package=linked, request=with_params(helm_chart_path=linked_chart)),
+            "additionalParams.helm_chart_path", "'test-chart/templates/passwd.yaml' is a link or special file")
+    refused("vnf_instantiate", dict(package=package, request=with_params(helm_parameters={"service.type": "a: b"})), "helm template", "YAML")
+    refused("vnf_instantiate", dict(package=no_vdu2, request=with_params(helm_chart_path=no_vdu2_chart)), "VDU VDU2", "has no workload in the chart")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
+    done = ansible_task("vnf_instantiate", dict(where, package=package, request=request))
+    assert done.get("failed") is not True, done.get("msg")
+    start = k8s_audit.mark()
+    refused("vnf_scale", dict(request={"type": "SCALE_OUT", "aspectId": "vdu9_aspect"}), "aspectId", "vdu9_aspect")
+    refused("vnf_scale", dict(request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect", "numberOfSteps": 5}), "numberOfSteps")
+    refused("vnf_heal", dict(request={"vnfcInstanceId": ["no-such-vnfc"]}), "vnfcInstanceId", "no-such-vnfc")
+    change = {"vnfdId": done["vnf_instance"]["vnfdId"], "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": "VDU2"}]}}
+    change["additionalParams"]["helm_chart_path"] = "Files/kubernetes/other-chart.tgz"
+    refused("vnf_change_pkg", dict(package=package, request=change), "additionalParams.helm_chart_path", "is not a file the package declares")
+    change["vnfdId"], change["additionalParams"]["helm_chart_path"] = vnfd_id, linked_chart
+    refused("vnf_change_pkg", dict(package=linked, request=change), "additionalParams.helm_chart_path", "is a link or special file")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+
+    described = ansible_task("vnf_modify", dict(where, request={"vnfInstanceDescription": "bad input refused"}))
+    assert described.get("failed") is not True and described["changed"] is True, described.get("msg")
+    gone = ansible_task("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"}))
+    assert gone.get("failed") is not True and gone["changed"] is True, gone.get("msg")
+    start = k8s_audit.mark()
+    again = ansible_task("vnf_modify", dict(where, request={"vnfInstanceDescription": "bad input refused"}))
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    again = ansible_task("vnf_terminate", dict(where, request={"terminationType": "FORCEFUL"}))
+    assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    deleted = ansible_task("vnf_delete", where)
+    assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")

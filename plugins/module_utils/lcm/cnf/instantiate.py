@@ -29,7 +29,6 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
     recorded_resources,
     refresh_vnfcs,
     with_pending_resources,
-    without_instantiated_info,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
@@ -48,7 +47,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_replicas, initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, new_vnf_instance, with_instantiate_fields
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import (
+    INSTANTIATED,
+    new_vnf_instance,
+    with_instantiate_fields,
+    without_instantiated_info,
+)
 
 
 def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:

@@ -24,10 +24,6 @@ def recorded_resources(instance):
     return private_state(instance).get("resources") or []
 
 
-def without_instantiated_info(instance):
-    return {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
-
-
 def with_pending_resources(instance, flavour_id, namespace, resources):
     """A NOT_INSTANTIATED instance whose record lists objects of the VNF that may be on the VIM: those an unfinished
     instantiate may have created, or those a terminate that was failed left. No VNFCs: its pods are gone or going."""

@@ -33,12 +33,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import DeletionStalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, with_pending_resources, without_instantiated_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import recorded_resources, with_pending_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, retry_only, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, without_instantiated_info
 
 WHY = {
     DELETE: "its StatefulSet sets no persistentVolumeClaimRetentionPolicy: deleted, as Tacker does",

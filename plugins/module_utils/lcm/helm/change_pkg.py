@@ -21,7 +21,7 @@ from typing import Any, Optional
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.kept_chart import chart_digest, keep_chart
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import CHART_PATH_PARAM, checked_chart_path, scaled_set_values
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import CHART_PATH_PARAM, check_chart_archive, checked_chart_path, scaled_set_values
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.vnfcs import workloads_by_vdu
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import identity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
@@ -30,7 +30,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM_RELEASE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import chart_file, release_of, with_vnfcs, workload_refs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import chart_file, release_of, upgraded, with_vnfcs, workload_refs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
     MERGED_FIELDS,
@@ -67,6 +67,7 @@ def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found,
     state = release_of(instance)
     chart_path = checked_chart_path(params.get(CHART_PATH_PARAM), package.to_dict(), WHAT)
     chart = package.read_file(chart_path)
+    check_chart_archive(chart, chart_path, WHAT)
     old_digest = state["chartDigest"]
     counts = {vdu_id: count for vdu_id, count in vnfc_counts(instance).items() if vdu_id in state["replicaKeys"]}
     # Every VDU at its count: --reuse-values keeps the release's values, the new chart's defaults would not.
@@ -92,13 +93,12 @@ def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found,
         before = instance["instantiatedVnfInfo"].get("vnfcResourceInfo") or []
         # Both charts kept before the upgrade: whichever the record names after a failure, a rollback or a kill is there.
         keep_chart(helm.api, instance["id"], namespace, chart, also=(old_digest,))
-        with chart_file(chart) as path:
-            upgraded = helm.helm.upgrade(path, state["release"], namespace, set_values=values, reuse_values=True, timeout=waits.timeout)
-        progress.setdefault("upgraded", upgraded.revision)
+        release = upgraded(helm.helm, chart, state, values, waits.timeout)
+        progress.setdefault("upgraded", release.revision)
         if waits.enabled:
             wait_ready(helm.api, [identity(vdus[vdu_id]) for vdu_id in named], waits.deadline())
         result = copy.deepcopy(final)
-        private_state(result)[HELM_RELEASE]["revision"] = upgraded.revision
+        private_state(result)[HELM_RELEASE]["revision"] = release.revision
         result = with_vnfcs(helm.api, result)
         progress.resource_changes = vnfc_changes(before, result)
         progress.op_occ_fields = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}

@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import HelmError, HelmReleaseNotFound, is_pending
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import identity, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import live_vnfc_info
@@ -63,6 +64,33 @@ def values_digest(set_values):
 def release_of(instance):
     """The record's Helm release: ``{"release", "namespace", "chart", "revision", "replicaKeys"}`` ({} for none)."""
     return private_state(instance).get(HELM_RELEASE) or {}
+
+
+def upgraded(helm, chart, state, set_values, timeout):
+    """``helm upgrade --reuse-values`` of the record's release (``state``) to ``chart`` (bytes). A release that a killed
+    helm left pending-install/upgrade/rollback refuses every upgrade ("another operation is in progress"): it is first
+    rolled back to the revision the record names, the last one an operation ended on, then upgraded."""
+    release, namespace = state["release"], state["namespace"]
+    with chart_file(chart) as path:
+        try:
+            return helm.upgrade(path, release, namespace, set_values=set_values, reuse_values=True, timeout=timeout)
+        except HelmError as error:
+            if not left_pending(helm, release, namespace):
+                raise
+            refused = error
+        try:
+            helm.rollback(release, state["revision"], namespace, timeout=timeout)
+        except HelmError as error:
+            raise refused from error
+        return helm.upgrade(path, release, namespace, set_values=set_values, reuse_values=True, timeout=timeout)
+
+
+def left_pending(helm, release, namespace):
+    """Whether the release's newest revision is pending: a helm that was stopped mid-operation left it so."""
+    try:
+        return is_pending(helm.status(release, namespace).status)
+    except HelmReleaseNotFound:
+        return False
 
 
 def recorded_workloads(instance):

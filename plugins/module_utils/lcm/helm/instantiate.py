@@ -22,7 +22,14 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import run_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import PRIVATE, Found, RecordStore, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.kept_chart import chart_digest, keep_chart
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import NAMESPACE_PARAM, REPLICA, VALUE_NAMES_PARAM, field, helm_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import (
+    NAMESPACE_PARAM,
+    REPLICA,
+    VALUE_NAMES_PARAM,
+    check_chart_archive,
+    field,
+    helm_params,
+)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.vnfcs import replica_mismatches, replicas_of, workloads_by_vdu
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import judged
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import INSTANTIATE_VNF_REQUEST, describe, ref
@@ -80,6 +87,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
     if found is None:
         store.check_name_free(instance)
     chart = package.read_file(wanted.chart_path)
+    check_chart_archive(chart, wanted.chart_path)
     with chart_file(chart) as path:
         documents = helm.helm.template(path, release, namespace, set_values=wanted.set_values)
     workloads = workloads_by_vdu(documents, flavour.get("vdus") or {}, namespace, wanted.chart_path)

@@ -27,7 +27,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM_RELEASE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import chart_file, recorded_workloads, release_of, with_vnfcs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import recorded_workloads, release_of, upgraded, with_vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST, SCALE_VNF_TO_LEVEL_REQUEST
 
@@ -84,10 +84,9 @@ def plan_counts(helm, store, found, name, request, to_levels, counts, current, p
             prefer_deleting_added(helm.api, state["namespace"], before, with_vnfcs(helm.api, instance)["instantiatedVnfInfo"].get("vnfcResourceInfo"))
         result = scaling.with_counts(instance, counts)
         if values:
-            with chart_file(chart) as path:
-                upgraded = helm.helm.upgrade(path, state["release"], state["namespace"], set_values=values, reuse_values=True, timeout=waits.timeout)
-            progress.setdefault("upgraded", upgraded.revision)
-            private_state(result)[HELM_RELEASE]["revision"] = upgraded.revision
+            release = upgraded(helm.helm, chart, state, values, waits.timeout)
+            progress.setdefault("upgraded", release.revision)
+            private_state(result)[HELM_RELEASE]["revision"] = release.revision
         if waits.enabled:
             wait_ready(helm.api, [obj for obj, _count in targets], waits.deadline())
         if to_levels is not None:

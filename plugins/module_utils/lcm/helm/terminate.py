@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import release_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, without_instantiated_info
 
 
 def run_terminate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
@@ -52,7 +52,7 @@ def uninstalled(helm, store, found, request, waits, operation, plan_fields=None)
     def execute(progress):
         if helm.helm.release_exists(release, namespace):
             helm.helm.uninstall(release, namespace, wait=waits.enabled, timeout=waits.timeout)
-        result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+        result = without_instantiated_info(instance)
         result["instantiationState"] = NOT_INSTANTIATED
         progress.resource_changes = vnfc_changes(instance.get("instantiatedVnfInfo", {}).get("vnfcResourceInfo") or [], result)
         return result

@@ -18,7 +18,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import H
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, server_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_terminate_request
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, without_instantiated_info
 
 
 def run_terminate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
@@ -53,7 +53,7 @@ def plan_terminate(vim: HeatVim, store: RecordStore, found: Found, request: Opti
             stop_servers(vim, servers, request.get("gracefulTerminationTimeout", waits.timeout), progress)
         progress.release_record()
         vim.stacks.delete_until_gone(stack, waits.timeout)
-        result = {key: value for key, value in instance.items() if key not in ("instantiatedVnfInfo", "vimConnectionInfo")}
+        result = without_instantiated_info(instance)
         result["instantiationState"] = NOT_INSTANTIATED
         # The record lives in the stack, so it goes with it; the result still reports the final state.
         progress.delete_record = True

@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
+import tarfile
 
 import pytest
 
@@ -299,3 +301,51 @@ def test_scaling_a_vdu_without_replica_key_is_refused(instantiate, package_data)
 def test_the_package_as_shipped_reads_with_no_manifest_from_the_charts_source(package_data):
     # Files/kubernetes/test-chart/ (Chart.yaml, values.yaml, Go templates) is the chart's source, not def files.
     assert package_data["kubernetes_def_files"] == []
+
+
+def chart_tgz(*entries):
+    """A gzipped tar of ``(name, kind, data)`` entries; kind: file, dir, symlink, hardlink."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, kind, data in entries:
+            info = tarfile.TarInfo(name)
+            if kind == "file":
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+                continue
+            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE}[kind]
+            info.linkname = data.decode() if data else ""
+            archive.addfile(info)
+    return buffer.getvalue()
+
+
+GOOD_CHART = [("test-chart", "dir", b""), ("test-chart/Chart.yaml", "file", b"name: test-chart\n"), ("test-chart/templates/a.yaml", "file", b"x: 1\n")]
+
+
+def test_a_chart_archive_as_helm_package_makes_it_passes():
+    helm_request.check_chart_archive(chart_tgz(*GOOD_CHART), "Files/kubernetes/c.tgz")
+
+
+@pytest.mark.parametrize("extra, reason", [
+    (("test-chart/templates/passwd", "symlink", b"/etc/passwd"), "'test-chart/templates/passwd' is a link or special file"),
+    (("test-chart/templates/b.yaml", "hardlink", b"test-chart/Chart.yaml"), "is a link or special file"),
+    (("test-chart/../../evil.yaml", "file", b"x"), "points outside the chart"),
+    (("/etc/evil.yaml", "file", b"x"), "points outside the chart"),
+    (("other/evil.yaml", "file", b"x"), "outside the chart's folder 'test-chart'"),
+])
+def test_a_chart_archive_entry_that_is_a_link_or_outside_the_chart_is_refused_naming_it(extra, reason):
+    with pytest.raises(ValidationError, match="additionalParams.helm_chart_path") as caught:
+        helm_request.check_chart_archive(chart_tgz(*(GOOD_CHART + [extra])), "Files/kubernetes/c.tgz")
+    assert reason in str(caught.value) and "Files/kubernetes/c.tgz" in str(caught.value)
+
+
+@pytest.mark.parametrize("content, reason", [(b"not a tarball", "not a packaged Helm chart"), (chart_tgz(), "empty archive")])
+def test_what_is_not_a_chart_archive_is_refused(content, reason):
+    with pytest.raises(ValidationError, match=reason):
+        helm_request.check_chart_archive(content, "Files/kubernetes/c.tgz")
+
+
+def test_a_chart_bigger_unpacked_than_helm_reads_is_refused(monkeypatch):
+    monkeypatch.setattr(helm_request, "MAX_CHART_BYTES", 10)
+    with pytest.raises(ValidationError, match="more than 0 MiB unpacked"):
+        helm_request.check_chart_archive(chart_tgz(*GOOD_CHART), "Files/kubernetes/c.tgz")

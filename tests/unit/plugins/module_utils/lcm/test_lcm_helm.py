@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError, VnfLcmError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.helm import kept_chart
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm import cli, kept_chart
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import drivers
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import change_pkg, chart
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.instantiate import with_pending_release
@@ -104,3 +104,45 @@ def test_a_change_of_package_keeps_the_old_chart_beside_the_new_one():
     kept_chart.keep_chart(api, INSTANCE_ID, "ns1", b"third", also=(kept_chart.chart_digest(new),))
     assert sorted(kept_chart.read_charts(api.secrets[("ns1", kept_chart.chart_secret_name(INSTANCE_ID))])) == sorted(
         kept_chart.chart_digest(content) for content in (new, b"third"))
+
+
+class PendingHelm:
+    """A Helm whose release a killed helm left ``status``: it refuses upgrades while pending, as Helm does."""
+
+    def __init__(self, status):
+        self.status_now, self.calls = status, []
+
+    def status(self, release, namespace):
+        return release_at(3, self.status_now)
+
+    def upgrade(self, path, release, namespace, set_values=None, reuse_values=True, timeout=None):
+        self.calls.append(("upgrade", release))
+        if cli.is_pending(self.status_now):
+            raise cli.HelmError("upgrade", "another operation (install/upgrade/rollback) is in progress")
+        if self.status_now == "failed":
+            raise cli.HelmError("upgrade", "the chart does not render")
+        return release_at(4, "deployed")
+
+    def rollback(self, release, revision, namespace, timeout=None):
+        self.calls.append(("rollback", revision))
+        self.status_now = "deployed"
+
+
+STATE = {"release": "vnfrel", "namespace": "ns1", "revision": 1}
+
+
+def release_at(revision, status):
+    return cli.Release("vnfrel", "ns1", revision, status, "c", "0.1.0", "", "", "", "")
+
+
+def test_a_release_left_pending_by_a_killed_helm_is_rolled_back_to_the_recorded_revision_then_upgraded():
+    helm = PendingHelm("pending-upgrade")
+    assert chart.upgraded(helm, b"chart", STATE, {"replicas": 2}, 30).revision == 4
+    assert helm.calls == [("upgrade", "vnfrel"), ("rollback", 1), ("upgrade", "vnfrel")]
+
+
+def test_an_upgrade_that_fails_for_another_reason_is_not_retried():
+    helm = PendingHelm("failed")
+    with pytest.raises(cli.HelmError, match="does not render"):
+        chart.upgraded(helm, b"chart", STATE, {}, 30)
+    assert helm.calls == [("upgrade", "vnfrel")]
