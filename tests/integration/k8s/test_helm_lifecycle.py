@@ -11,8 +11,8 @@ a modify of its vnfdId (refused, nothing written: vnf_change_pkg's), a modify of
 VDU's replica key), Tacker's heal of a VNFC (its pod replaced), a scale to level, terminate (the release uninstalled, its objects gone) and the
 identifier's deletion by the CNF driver (the record no longer names a release); an instantiate that ends FAILED_TEMP (a
 quota of no pods: its wait times out) rolled back, then retried; a scale out that times out rolled back; one whose module process is killed while it waits,
-rolled back; a scale and a change of package killed with helm inside its upgrade (the release left pending-upgrade), retried
-and rolled back.
+rolled back; each Helm call (install, upgrade, rollback, uninstall) killed with helm inside it (the release left
+pending-* or uninstalling), then retried or rolled back.
 """
 
 from __future__ import annotations
@@ -317,17 +317,17 @@ def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ans
 
 
 class HoldAfterRelease(WriteGate):
-    """Lets the tenant's writes through up to helm's creation of release revision ``revision`` (its pending-* record),
-    then holds the next: helm is inside an upgrade or rollback, with its release pending."""
+    """Lets the tenant's writes through up to helm's ``operation`` (CREATE, UPDATE) of its Secret of release revision
+    ``revision``, then holds the next: helm is inside its command, the release marked pending-* (or uninstalling)."""
 
-    def __init__(self, kube, namespace, folder, user, release, revision):
+    def __init__(self, kube, namespace, folder, user, release, revision, operation):
         super().__init__(kube, namespace, folder, user=user)
-        self.release_secret = "sh.helm.release.v1.{0}.v{1}".format(release, revision)
+        self.release_write = (operation, "secrets", "sh.helm.release.v1.{0}.v{1}".format(release, revision))
 
     def decide(self, request):
         allowed = super().decide(request)
         with self.lock:
-            if self.hold_after is None and self.writes and self.writes[-1][0] == "CREATE" and self.writes[-1][2] == self.release_secret:
+            if self.hold_after is None and self.writes and self.writes[-1] == self.release_write:
                 self.hold_after = len(self.writes)
         return allowed
 
@@ -352,61 +352,85 @@ def release_statuses(kube, namespace, release):
     return {int(item["metadata"]["labels"]["version"]): item["metadata"]["labels"]["status"] for item in items}
 
 
-def killed_mid_helm(ansible_task, kube, tenant, tmp_path, helm_binary, release, revision, module, args):
-    """Run ``module`` until helm has written release ``revision`` (pending-*) and waits on its next write; then SIGKILL the
-    module process and helm (as when a job's container is killed): the op occ stays PROCESSING, the release pending."""
-    with HoldAfterRelease(kube, tenant.namespace, tmp_path, tenant.username, release, revision) as gate:
+def newest_status(kube, namespace, release):
+    statuses = release_statuses(kube, namespace, release)
+    return statuses[max(statuses)] if statuses else None
+
+
+def killed_mid_helm(ansible_task, kube, tenant, tmp_path, helm_binary, release, module, args, revision=None, operation="CREATE"):
+    """Run ``module`` until helm has written release ``revision`` (default: the next one) and waits on its next write;
+    then SIGKILL the module process and helm (as when a job's container is killed). The op occ is left running with its
+    runner gone; the newest revision's status is returned."""
+    statuses = release_statuses(kube, tenant.namespace, release)
+    revision = revision or max(statuses, default=0) + 1
+    with HoldAfterRelease(kube, tenant.namespace, tmp_path, tenant.username, release, revision, operation) as gate:
         task = ansible_task(module, args, background=True)
         assert gate.held.wait(120), "helm did not write release revision {0}: {1}".format(revision, gate.writes)
         os.kill(head(kube, tenant.namespace)["lease"]["pid"], signal.SIGKILL)
         for pid in helm_processes(helm_binary.path, release):
             os.kill(pid, signal.SIGKILL)
         task.wait()
-    assert head(kube, tenant.namespace)["operationState"] == "PROCESSING"
-    assert release_statuses(kube, tenant.namespace, release)[revision].startswith("pending-")
+    assert head(kube, tenant.namespace)["operationState"] in ("PROCESSING", "ROLLING_BACK")
+    return newest_status(kube, tenant.namespace, release)
 
 
-def test_a_release_left_pending_by_a_killed_helm_is_retried_or_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages,
-                                                                           helm_binary, tmp_path):
-    """Helm's weak spot: a helm killed inside an upgrade leaves its release pending-upgrade, and Helm refuses every later
-    upgrade ("another operation is in progress"). A scale out killed so (module and helm SIGKILLed while helm's first
-    object write is held) is retried: the release is rolled back to the revision the record names, then upgraded, and the
-    scale completes. A change of package killed so is rolled back: helm rollback to the recorded revision, the old image
-    kept. The newest revision is deployed each time (Helm's history keeps the killed revision's entry as it was: only the
-    newest one blocks)."""
+def test_each_helm_call_killed_midway_is_recovered(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary, tmp_path):
+    """Helm's weak spot: a helm killed inside a command leaves its release pending-install / pending-upgrade /
+    pending-rollback (or uninstalling), and Helm refuses every later upgrade ("another operation is in progress").
+    Each Helm call of the driver is killed so, the module with it, while helm's first object write is held: an
+    instantiate (helm install) is retried (uninstalled, installed again); a scale out (helm upgrade) is retried (the
+    release rolled back to the revision the record names, then upgraded); a change of package (helm upgrade) is rolled
+    back, that rollback (helm rollback) killed too and rolled back again; a terminate (helm uninstall) is retried. Each
+    ends with the newest revision deployed (Helm's history keeps a killed revision's entry as it was: only the newest
+    one counts) or the release gone."""
     ns = k8s_namespace
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
-             "vnf_instance_name": "helm-pending"}
+             "vnf_instance_name": "helm-killed-calls"}
     package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
-    done = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)))
-    assert done.get("failed") is not True, done.get("msg")
-    release, vdu2 = tacker_release_name(done["vnf_instance"]["id"]), done["plan"]["vdus"]["VDU2"]["name"]
+    instance_id = "5c0d0e1f-0000-4000-8000-00000000a1e1"
+    release = tacker_release_name(instance_id)
+
+    assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_instantiate", dict(
+        where, vnf_instance_id=instance_id, package=package,
+        request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))) == "pending-install"
+    done = ansible_task("vnf_lcm_op_occ", dict(where, action="retry", package=package))
+    assert done.get("failed") is not True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
+    assert newest_status(kube, ns, release) == "deployed"
+    vdu2 = next(vnfc["metadata"]["workloadName"] for vnfc in done["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"] if vnfc["vduId"] == "VDU2")
     deployment = "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2)
     before = kube.call("GET", deployment)["spec"]["replicas"]
 
-    killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, 2, "vnf_scale",
-                    dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}))
+    assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_scale",
+                           dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"})) == "pending-upgrade"
     retried = ansible_task("vnf_lcm_op_occ", dict(where, action="retry"))
     assert retried.get("failed") is not True and retried["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", retried.get("msg")
     assert kube.call("GET", deployment)["spec"]["replicas"] == before + 1
-    statuses = release_statuses(kube, ns, release)
-    assert statuses[max(statuses)] == "deployed", statuses
+    assert newest_status(kube, ns, release) == "deployed"
 
     new_package, chart = chart_package(tacker_packages, str(tmp_path / "v011"), "0.1.1", "nginx:1.27", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c")
     image = kube.call("GET", deployment)["spec"]["template"]["spec"]["containers"][0]["image"]
-    killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, max(statuses) + 1, "vnf_change_pkg", dict(
+    assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_change_pkg", dict(
         where, package=new_package, request={"vnfdId": "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c", "additionalParams": {
-            "upgrade_type": "RollingUpdate", "helm_chart_path": chart, "vdu_params": [{"vdu_id": "VDU2"}]}}))
+            "upgrade_type": "RollingUpdate", "helm_chart_path": chart, "vdu_params": [{"vdu_id": "VDU2"}]}})) == "pending-upgrade"
+    assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_lcm_op_occ",
+                           dict(where, action="rollback")) == "pending-rollback"
     rolled = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
     assert rolled.get("failed") is not True and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
     assert kube.call("GET", deployment)["spec"]["template"]["spec"]["containers"][0]["image"] == image
     assert rolled["vnf_instance"]["vnfdId"] == done["vnf_instance"]["vnfdId"]
-    statuses = release_statuses(kube, ns, release)
-    assert statuses[max(statuses)] == "deployed", statuses
+    assert newest_status(kube, ns, release) == "deployed"
 
-    gone = ansible_task("vnf_terminate", dict(where, delete_instance=True))
-    assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")
+    newest = max(release_statuses(kube, ns, release))
+    assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_terminate", where,
+                           revision=newest, operation="UPDATE") == "uninstalling"
+    gone = ansible_task("vnf_lcm_op_occ", dict(where, action="retry"))
+    assert gone.get("failed") is not True and gone["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", gone.get("msg")
+    assert gone["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+    assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments".format(ns))["items"] == []
+    deleted = ansible_task("vnf_delete", where)
+    assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
 
 
 def symlink_to_passwd(archive):
