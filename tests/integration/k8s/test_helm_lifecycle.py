@@ -27,6 +27,7 @@ import tarfile
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.cnf_faults import block_pods, head, kill_runner, running_op_occ, unblock_pods
+from ansible_collections.nfv.vnflcm.tests.integration.k8s.test_tacker_cnf_flows import ScriptedPackage
 from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import WriteGate
 from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
 
@@ -236,6 +237,48 @@ def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_t
     assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
     info = ansible_task("vnf_info", where)
     assert info.get("failed") is not True and not info.get("vnf_instances"), info
+
+
+def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary, tmp_path):
+    """Tacker's test_helm.py test_instantiate_rollback and test_scale_out_rollback as Tacker causes them: the package's
+    Vnflcm interface script fails ``instantiate_end``, then ``scale_end`` (a script of the test's own in a copy of the
+    package, run with allow_package_scripts, as in test_tacker_cnf_flows.py). The instantiate is rolled back (release
+    uninstalled, NOT_INSTANTIATED); the scale out is rolled back with VDU2's VNFCs as before (Tacker's assertEqual of
+    their ids)."""
+    ns = k8s_namespace
+    server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
+    package = ScriptedPackage(os.path.join(os.path.dirname(tacker_packages), "tacker-helm"), "test_helm_instantiate", tmp_path)
+    where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
+             "vnf_instance_name": "helm-scripted"}
+    instantiate = dict(where, package=package.path, allow_package_scripts=True,
+                       request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))
+
+    package.put_fail_file("instantiate_end")
+    failed = ansible_task("vnf_instantiate", instantiate)
+    package.rm_fail_file("instantiate_end")
+    assert failed.get("failed") is True and failed["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", failed.get("msg")
+    assert "Vnflcm.instantiate_end" in failed["msg"]
+    assert failed["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    rolled = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+    assert rolled.get("failed") is not True and rolled["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", rolled.get("msg")
+    assert rolled["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
+    assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
+
+    done = ansible_task("vnf_instantiate", instantiate)
+    assert done.get("failed") is not True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
+    vdu2_ids_0 = {vnfc["id"] for vnfc in done["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"] if vnfc["vduId"] == "VDU2"}
+    package.put_fail_file("scale_end")
+    stuck = ansible_task("vnf_scale", dict(where, request=tacker_request(tacker_packages, "helm_scale_out.json", server, token, ns)))
+    package.rm_fail_file("scale_end")
+    assert stuck.get("failed") is True and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
+    assert "Vnflcm.scale_end" in stuck["msg"]
+    undone = ansible_task("vnf_lcm_op_occ", dict(where, action="rollback"))
+    assert undone.get("failed") is not True and undone["vnf_lcm_op_occ"]["operationState"] == "ROLLED_BACK", undone.get("msg")
+    vdu2_ids_1 = {vnfc["id"] for vnfc in undone["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"] if vnfc["vduId"] == "VDU2"}
+    assert vdu2_ids_0 == vdu2_ids_1
+
+    gone = ansible_task("vnf_terminate", dict(where, delete_instance=True))
+    assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")
 
 
 def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary):

@@ -25,7 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.request import CHA
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.vnfcs import workloads_by_vdu
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import identity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, sizing_rules, vnfc_changes, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM_RELEASE
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -52,12 +52,14 @@ def run_change_pkg(params: dict, check_mode: bool = False, diff_mode: bool = Fal
     if params.get("rollout") == "side_by_side":
         raise ValidationError(occ.CHANGE_VNFPKG, "rollout", "a Helm-chart CNF's VDUs change in one helm upgrade: side_by_side does not apply")
     with load_package(params["package"]) as package:
-        planner = functools.partial(plan_change_pkg, package=package)
+        planner = functools.partial(plan_change_pkg, package=package, allow_scripts=params["allow_package_scripts"])
         return instance_run.on_instance(session.connect(params), planner, params, check_mode, diff_mode, name=occ.CHANGE_VNFPKG)
 
 
 def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found, request: Optional[dict], package: Any = None,
-                    waits: Optional[Waits] = None) -> Operation:
+                    waits: Optional[Waits] = None, allow_scripts: bool = False) -> Operation:
+    """The change to ``package``'s chart; ``allow_scripts``: the user's opt-in to its VNFD's interface scripts, which the
+    record keeps for later operations."""
     waits = waits or Waits()
     instance, op_occs, version = found
     new_vnfd = package.to_dict()["vnfd"]
@@ -82,6 +84,7 @@ def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found,
             raise ValidationError(WHAT, "additionalParams.vdu_params[{0}].vdu_id".format(index), "VDU {0} has no workload in the new chart".format(vdu_id))
     vdus = workload_refs(workloads, namespace)
     final = changed_record(instance, new_vnfd, flavour, request, dict(state, chart=chart_path, chartDigest=chart_digest(chart), vdus=vdus))
+    final = interface_scripts.with_scripts(final, interface_scripts.for_package(package, final["instantiatedVnfInfo"]["flavourId"], allow_scripts, WHAT))
     same = chart_digest(chart) == old_digest and final == instance
     plan = {"operation": occ.CHANGE_VNFPKG, "vnf_instance_id": instance["id"], "release": state["release"], "from_chart": state["chart"],
             "to_chart": chart_path, "vdus": named, "lines": ["helm upgrade {0} to {1}, every VDU kept at its count".format(state["release"], chart_path)]}
@@ -104,7 +107,7 @@ def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found,
         progress.op_occ_fields = {"modificationsTriggeredByVnfPkgChange": modifications_triggered(instance, result)}
         return result
 
-    return Operation(occ.CHANGE_VNFPKG, request, instance, plan, store, op_occs, version, execute=execute,
+    return Operation(occ.CHANGE_VNFPKG, request, instance, plan, store, op_occs, version, execute=execute, scripts=interface_scripts.recorded(final),
                      diff={"before": {"vnfdId": instance.get("vnfdId"), "chart": state["chart"]},
                            "after": {"vnfdId": final.get("vnfdId"), "chart": chart_path}})
 
@@ -150,4 +153,5 @@ def plan_resume(helm: session.HelmSession, store: RecordStore, found: Found, fai
     """Retry plans the change again with the package read again; rollback goes back to the recorded revision."""
     if event == "rollback":
         return plan_rollback(helm, store, found, failed, waits)
-    return plan_change_pkg(helm, store, found, failed.get("operationParams"), package, waits)
+    # vnf_lcm_op_occ takes no opt-in: the instance's (given at its instantiate) stands.
+    return plan_change_pkg(helm, store, found, failed.get("operationParams"), package, waits, interface_scripts.recorded(found[0]).get("allowed", False))

@@ -36,7 +36,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import IN
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import with_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.store import SecretRecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation, interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import VNFC_COUNTS, Waits, sizing_rules, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM_RELEASE
@@ -56,16 +56,18 @@ def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = Fa
     helm = session.connect(params)
 
     def plan(package, name, description, metadata):
-        return plan_instantiate(helm, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params), metadata)
+        return plan_instantiate(helm, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params), metadata,
+                                allow_scripts=params["allow_package_scripts"])
 
     return instantiation.run_instantiate(helm, params, plan, check_mode, diff_mode)
 
 
 def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str], request: Optional[dict], description: Optional[str] = None,
                      instance_id: Optional[str] = None, waits: Optional[Waits] = None, metadata: Optional[dict] = None,
-                     retry: bool = False) -> Operation:
+                     retry: bool = False, allow_scripts: bool = False) -> Operation:
     """Install the package's chart for a new (or NOT_INSTANTIATED) instance; a re-run of the same instantiate is no change.
-    ``retry``: of a FAILED_TEMP instantiate, whose release (if it left one) is uninstalled first."""
+    ``retry``: of a FAILED_TEMP instantiate, whose release (if it left one) is uninstalled first. ``allow_scripts``: the
+    user's opt-in to the VNFD's interface scripts (lcm/interface_scripts.py), kept in the record for later operations."""
     waits = waits or Waits()
     api = helm.api
     vnfd = package.to_dict()["vnfd"]
@@ -86,6 +88,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
         return already_instantiated(instance, summary, store, op_occs, version)
     if found is None:
         store.check_name_free(instance)
+    scripts = interface_scripts.for_package(package, request["flavourId"], allow_scripts, INSTANTIATE_VNF_REQUEST)
     chart = package.read_file(wanted.chart_path)
     check_chart_archive(chart, wanted.chart_path)
     with chart_file(chart) as path:
@@ -130,7 +133,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
         result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         result = with_namespace(result, namespace)
         private = {"flavour": sizing_rules(flavour), "resources": [ref(obj) for obj in objects], "instantiation": summary,
-                   HELM_RELEASE: dict(state, revision=installed.revision), VNFC_COUNTS: counts}
+                   HELM_RELEASE: dict(state, revision=installed.revision), VNFC_COUNTS: counts, interface_scripts.KEY: scripts}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",
@@ -149,7 +152,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
     # uninstalls it, and the instance's next operation is the Helm driver's (lcm/drivers.py: instance_driver).
     pending = with_pending_release(with_namespace(instance, namespace), request["flavourId"], namespace, state)
     return Operation(occ.INSTANTIATE, request, with_namespace(instance, namespace), plan, store, op_occs, version, execute=execute,
-                     instance_while_running=pending,
+                     instance_while_running=interface_scripts.with_scripts(pending, scripts), scripts=scripts,
                      diff={"before": {"instantiationState": instance.get("instantiationState")},
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "release": release, "objects": plan["create"]}})
 
@@ -208,4 +211,4 @@ def plan_resume(helm: session.HelmSession, store: RecordStore, found: Found, fai
         return plan_instantiate_rollback(helm, store, found, failed, waits)
     instance = found[0]
     return plan_instantiate(helm, package, instance.get("vnfInstanceName"), failed.get("operationParams"), instance.get("vnfInstanceDescription"),
-                            instance["id"], waits, retry=True)
+                            instance["id"], waits, retry=True, allow_scripts=interface_scripts.recorded(instance).get("allowed", False))
