@@ -15,10 +15,11 @@ a digest of the values (never the values: they may hold secrets); the chart itse
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import run_all
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.pool import call_each, run_all
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import PRIVATE, Found, RecordStore, private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import tacker_release_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.kept_chart import chart_digest, keep_chart
@@ -91,14 +92,14 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
     scripts = interface_scripts.for_package(package, request["flavourId"], allow_scripts, INSTANTIATE_VNF_REQUEST)
     chart = package.read_file(wanted.chart_path)
     check_chart_archive(chart, wanted.chart_path)
+    probe = probe_values(wanted)
     with chart_file(chart) as path:
-        documents = helm.helm.template(path, release, namespace, set_values=wanted.set_values)
+        # Both renders at once: each is a helm process of its own.
+        documents, probed = call_each([functools.partial(helm.helm.template, path, release, namespace, set_values=values)
+                                       for values in (wanted.set_values, probe)])
     workloads = workloads_by_vdu(documents, flavour.get("vdus") or {}, namespace, wanted.chart_path)
     check_replica_keys(workloads, wanted)
-    with chart_file(chart) as path:
-        probe = probe_values(wanted)
-        check_replica_keys(workloads_by_vdu(helm.helm.template(path, release, namespace, set_values=probe), flavour.get("vdus") or {}, namespace,
-                                            wanted.chart_path), wanted._replace(set_values=probe))
+    check_replica_keys(workloads_by_vdu(probed, flavour.get("vdus") or {}, namespace, wanted.chart_path), wanted._replace(set_values=probe))
     objects = placed(documents, namespace, api.is_namespaced)
     left = helm.helm.release_exists(release, namespace)
     if left and not retry:
