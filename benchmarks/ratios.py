@@ -28,6 +28,7 @@ CHANGE_PKG = "cnf_change_pkg-2026-11-27-side_by_side.json"
 FLEET_1_16 = "fleet_lifecycle-2026-11-27-forks-1-16.json"
 FLEET_4_8 = "fleet_lifecycle-2026-11-27.json"
 HEAT = "heat_asg_lifecycle-2026-11-27-anchor.json"
+HELM = "helm_operations-2026-11-30.json"
 SOURCES = {
     OPS: "cnf_operations.py --rounds 5",
     INSTANTIATE: "cnf_instantiate.py --rounds 3",
@@ -35,6 +36,7 @@ SOURCES = {
     FLEET_1_16: "fleet_lifecycle.py --instances 8 --forks 1,16 --overlap-forks 0 --contenders role,kubernetes.core",
     FLEET_4_8: "fleet_lifecycle.py --instances 8 --forks 8,4 --overlap-forks 0",
     HEAT: "heat_asg_lifecycle.py --rounds 2 --anchor",
+    HELM: "helm_operations.py --rounds 3",
 }
 
 
@@ -99,7 +101,18 @@ def ops(operation, metric, *rest):
     return (spread if rest[-1:] == ("ratio",) else at)("summary", operation, metric, *rest)
 
 
+def helm(operation, metric, *rest):
+    """A getter into helm_operations' summary: summary.<operation>.<metric>...; ratio getters end in "ratio"."""
+    return (spread if rest[-1:] == ("ratio",) else at)("summary", operation, metric, *rest)
+
+
+def helm_profile(operation, key):
+    """A getter: our median of profile.<operation>.vnflcm.<key> less kubernetes.core's (the profile round's helm timings)."""
+    return difference(at("profile", operation, "vnflcm", key, "median"), at("profile", operation, "kcore", key, "median"))
+
+
 K8S = "Kubernetes: one-task playbook against kubernetes.core (cnf_operations.py)"
+HELM_GROUP = "Helm-chart CNF: one-task playbook against kubernetes.core.helm (helm_operations.py)"
 KUBECTL = "Kubernetes: against kubectl, a reference"
 FLEET = "Fleet of 8 CNFs: the role's playbooks against a kubernetes.core fleet (fleet_lifecycle.py)"
 HEAT_GROUP = "OpenStack Heat: against openstack.cloud (heat_asg_lifecycle.py --anchor)"
@@ -128,6 +141,31 @@ ROWS = [
          values=dict(over=difference(ops("terminate", "wall_s", "vnflcm", "median"), ops("terminate", "wall_s", "kcore", "median"))),
          note="over by {over:.1f} s: Foreground deletion (VNFCs gone when it ends, about 0.1 s), the op occ's record writes and "
               "the ownership GET of each object (about 0.1 s), start-up (0.15 s more CPU); see `cnf_operations.py` below"),
+    # Helm: the wall ratios from summary.<operation>.wall_s.ratio; "start" is the profile round's time before the first helm
+    # call, ours less the peer's (ansible-playbook's start, the module's payload and imports, its connection and plan).
+    dict(group=HELM_GROUP, operation="Helm install (Tacker's test_helm_instantiate, 2 VDUs)", peer="`kubernetes.core.helm` present, `wait`",
+         file=HELM, ratio=helm("install", "wall_s", "ratio"),
+         values=dict(cpu=helm("install", "cpu_s", "ratio", "median"), start=helm_profile("install", "before_first_helm_s"),
+                     wait=at("profile", "install", "kcore", "by_command", "upgrade", "wall_s", "median")),
+         note="under: the peer's `helm upgrade --install --wait` polls every 2 s (Helm 3), {wait:.1f} s of its run; ours installs "
+              "without `--wait` and watches the pods. CPU {cpu:.2f}x: start-up ({start:.1f} s more before the first helm call)",
+         plot="Helm install", plot_peer="kubernetes.core.helm present, wait"),
+    dict(group=HELM_GROUP, operation="Helm change of package (chart 0.1.1, `vnf_change_pkg`)", peer="`kubernetes.core.helm` present, the new chart, `wait`",
+         file=HELM, ratio=helm("upgrade", "wall_s", "ratio"),
+         values=dict(cpu=helm("upgrade", "cpu_s", "ratio", "median"), start=helm_profile("upgrade", "before_first_helm_s")),
+         note="under while the peer's 2 s poll waits once; when its first check finds the new pods ready, over (an earlier, "
+              "busier run: see `helm_operations.py` below). CPU {cpu:.2f}x",
+         plot="Helm change of package", plot_peer="kubernetes.core.helm present, new chart, wait"),
+    dict(group=HELM_GROUP, operation="Helm terminate (`vnf_terminate`)", peer="`kubernetes.core.helm` absent, `wait`",
+         file=HELM, ratio=helm("uninstall", "wall_s", "ratio"),
+         values=dict(cpu=helm("uninstall", "cpu_s", "ratio", "median"), start=helm_profile("uninstall", "before_first_helm_s"),
+                     with_delete=at("summary", "uninstall", "wall_s_with_delete_ratio", "median"),
+                     over=difference(helm("uninstall", "wall_s", "vnflcm", "median"), helm("uninstall", "wall_s", "kcore", "median")),
+                     ours=helm("uninstall", "writes", "vnflcm", "median"), theirs=helm("uninstall", "writes", "kcore", "median")),
+         cell="; {with_delete:.2f} with the `vnf_delete` after it",
+         note="over by {over:.2f} s: start-up ({start:.1f} s more before the first helm call: payload, imports, connection, the "
+              "record's reads) and the record's writes ({ours:.0f} writes against {theirs:.0f}); helm's calls take less than the peer's",
+         plot="Helm terminate", plot_peer="kubernetes.core.helm absent, wait"),
     # The 1.4 s is summary.ansible_overhead_s; the module's start and plan (1.1 s) and the API work (0.37x) come from a
     # profile of the module's process on the same lab (README, cnf_instantiate.py), in no result file.
     dict(group=KUBECTL, operation="instantiate, 200 objects", peer="`kubectl apply` + `kubectl wait` (reference)", file=INSTANTIATE,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.helm.cli import HelmReleaseNotFound
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
@@ -50,8 +51,8 @@ def uninstalled(helm, store, found, request, waits, operation, plan_fields=None)
         return Operation(operation, request, instance, plan, store, op_occs, version, changed=False)
 
     def execute(progress):
-        if helm.helm.release_exists(release, namespace):
-            helm.helm.uninstall(release, namespace, wait=waits.enabled, timeout=waits.timeout)
+        if release:
+            uninstall(helm.helm, release, namespace, waits)
         result = without_instantiated_info(instance)
         result["instantiationState"] = NOT_INSTANTIATED
         progress.resource_changes = vnfc_changes(instance.get("instantiatedVnfInfo", {}).get("vnfcResourceInfo") or [], result)
@@ -60,3 +61,11 @@ def uninstalled(helm, store, found, request, waits, operation, plan_fields=None)
     return Operation(operation, request, instance, plan, store, op_occs, version, execute=execute,
                      diff={"before": {"instantiationState": instance.get("instantiationState"), "release": release},
                            "after": {"instantiationState": NOT_INSTANTIATED}})
+
+
+def uninstall(helm, release, namespace, waits):
+    """``helm uninstall`` of a release that may be gone already (a retry after a kill, or another's uninstall)."""
+    try:
+        helm.uninstall(release, namespace, wait=waits.enabled, timeout=waits.timeout)
+    except HelmReleaseNotFound:
+        pass
