@@ -349,21 +349,27 @@ def run_rounds(bench: OpsBench, count: int, prefix: str) -> list[dict]:
 
 
 def summarize(rounds: list[dict]) -> dict:
-    out = {}
-    for operation, _module, _replicas in OPERATIONS:
-        out[operation] = {}
-        for metric in METRICS:
-            values = {tool: [r[tool][operation][metric] for r in rounds] for tool in TOOLS}
-            entry = {tool: stats(values[tool]) for tool in TOOLS}
-            if metric in RATIO_METRICS:
-                for name, peer in (("ratio", "kcore"), ("ratio_kubectl", "kubectl")):
-                    ratios = [round(a / b, 3) for a, b in zip(values["vnflcm"], values[peer]) if b]
-                    entry[name] = dict(stats(ratios), per_round=ratios) if ratios else None
-            out[operation][metric] = entry
-        module_calls = [r["vnflcm"][operation].get("module_api_calls") or {} for r in rounds]
-        out[operation]["module_api_calls"] = {key: stats([calls.get(key) for calls in module_calls]) for key in ("read", "write")}
-        out[operation]["changed"] = {tool: [r[tool][operation].get("changed") for r in rounds] for tool in TOOLS if tool != "kubectl"}
+    out = {operation: operation_summary(rounds, operation, TOOLS, {"ratio": "kcore", "ratio_kubectl": "kubectl"}, changed_by=TOOLS[:2])
+           for operation, _module, _replicas in OPERATIONS}
     out["ansible_noop"] = {metric: stats([r["ansible_noop"][metric] for r in rounds]) for metric in ("wall_s", "cpu_s")}
+    return out
+
+
+def operation_summary(rounds: list[dict], operation: str, tools: tuple, peers: dict, changed_by: tuple) -> dict:
+    """One operation over the rounds: each tool's METRICS, and for RATIO_METRICS ours against each of ``peers`` ({key: peer
+    tool}) per round; the module's own API calls; ``changed`` as each of ``changed_by`` reported it."""
+    out = {}
+    for metric in METRICS:
+        values = {tool: [r[tool][operation][metric] for r in rounds] for tool in tools}
+        entry = {tool: stats(values[tool]) for tool in tools}
+        if metric in RATIO_METRICS:
+            for name, peer in peers.items():
+                ratios = [round(a / b, 3) for a, b in zip(values["vnflcm"], values[peer]) if b]
+                entry[name] = dict(stats(ratios), per_round=ratios) if ratios else None
+        out[metric] = entry
+    module_calls = [r["vnflcm"][operation].get("module_api_calls") or {} for r in rounds]
+    out["module_api_calls"] = {key: stats([calls.get(key) for calls in module_calls]) for key in ("read", "write")}
+    out["changed"] = {tool: [r[tool][operation].get("changed") for r in rounds] for tool in changed_by}
     return out
 
 

@@ -61,7 +61,7 @@ import cnf_container_update  # noqa: E402
 import cnf_instantiate  # noqa: E402
 import cnf_operations  # noqa: E402
 from cnf_instantiate import ROOT, kubectl_version, lab_binaries, loadavg, machine, private_lab, stats, wait_until, write_report  # noqa: E402
-from cnf_operations import ReadAuditedLab, cell, requests_of, wall_of  # noqa: E402
+from cnf_operations import ReadAuditedLab, cell, operation_summary, requests_of, wall_of  # noqa: E402
 from module_call_cost import Caller, anchors_collections, collection_version, cpu_of  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools" / "lab" / "helm"))
@@ -84,8 +84,6 @@ OPERATIONS = (("install", "vnf_instantiate"), ("upgrade", "vnf_change_pkg"), ("u
 TOOLS = ("vnflcm", "kcore")
 # The modules whose AnsiballZ payload the controller builds for these runs (module_call_cost's build: size, CPU seconds).
 BUILT = ("nfv.vnflcm.vnf_instantiate", "nfv.vnflcm.vnf_change_pkg", "nfv.vnflcm.vnf_terminate", "nfv.vnflcm.vnf_delete", "kubernetes.core.helm")
-METRICS = ("wall_s", "cpu_s", "reads", "writes", "dry_runs", "api_calls", "settle_after_s")
-RATIO_METRICS = ("wall_s", "cpu_s", "reads", "writes", "api_calls")
 # The wrapper given as helm in the profile rounds: helm's argv passed as it is, one line per call appended to the log
 # (start and end epoch seconds, exit code, the subcommand, then bash's `times`: its own user and sys time, and on a line of
 # its own its children's, the helm process's: a builtin run in the script's shell, not in a subshell, which would count none).
@@ -353,19 +351,7 @@ def run_rounds(bench: HelmBench, count: int, prefix: str, profile: bool = False)
 
 
 def summarize(rounds: list[dict]) -> dict:
-    out = {}
-    for operation, _module in OPERATIONS:
-        out[operation] = {}
-        for metric in METRICS:
-            values = {tool: [r[tool][operation][metric] for r in rounds] for tool in TOOLS}
-            entry = {tool: stats(values[tool]) for tool in TOOLS}
-            if metric in RATIO_METRICS:
-                ratios = [round(a / b, 3) for a, b in zip(values["vnflcm"], values["kcore"]) if b]
-                entry["ratio"] = dict(stats(ratios), per_round=ratios) if ratios else None
-            out[operation][metric] = entry
-        module_calls = [r["vnflcm"][operation].get("module_api_calls") or {} for r in rounds]
-        out[operation]["module_api_calls"] = {key: stats([calls.get(key) for calls in module_calls]) for key in ("read", "write")}
-        out[operation]["changed"] = {tool: [r[tool][operation].get("changed") for r in rounds] for tool in TOOLS}
+    out = {operation: operation_summary(rounds, operation, TOOLS, {"ratio": "kcore"}, changed_by=TOOLS) for operation, _module in OPERATIONS}
     # Our vnf_delete after terminate, not in the ratio; and terminate + delete against the peer's uninstall.
     out["vnflcm_delete"] = {metric: stats([r["vnflcm"]["delete"][metric] for r in rounds]) for metric in ("wall_s", "cpu_s", "api_calls")}
     both = [round((r["vnflcm"]["uninstall"]["wall_s"] + r["vnflcm"]["delete"]["wall_s"]) / r["kcore"]["uninstall"]["wall_s"], 3) for r in rounds]
