@@ -6,19 +6,28 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 
 import aiohttp
 import pytest
 
 from ansible_collections.nfv.vnflcm.extensions.eda.plugins.event_source import alertmanager
+from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.gather import Gatherer
+from ansible_collections.nfv.vnflcm.tests.unit.fake_clock import FakeClock
 from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.eda.test_eda_gather import body, heal_alert, scale_alert
 
 WINDOW = 0.3
 
 
-def run_source(exchange, **args):
-    """Start the source, run ``await exchange(post, get, queue)``, stop it; returns the exchange's answer."""
+def run_source(exchange, clock=None, **args):
+    """Start the source, run ``await exchange(post, get, queue)``, stop it; returns the exchange's answer. With ``clock``,
+    the source's windows follow it, not the wall clock: a busy machine cannot end a window between two posts."""
+    if clock is not None:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(alertmanager, "Gatherer", functools.partial(Gatherer, clock=clock))
+            return run_source(exchange, **args)
+
     async def scenario():
         queue = asyncio.Queue()
         opts = alertmanager.options(dict({"host": "127.0.0.1", "port": 0, "heal_window": WINDOW}, **args))
@@ -74,13 +83,16 @@ def test_health_answers_once_listening():
 
 
 def test_hundred_alerts_one_heal_event_after_the_window():
+    clock = FakeClock()
+
     async def exchange(post, get, queue):
         # One VNFC, 100 alerts: same labels, each firing at its own time (a new alert each, as Alertmanager sees it).
         answers = [await post(body(*[heal_alert(starts="2026-01-02T03:{0:02d}:{1:02d}Z".format(batch, n)) for n in range(25)]))
                    for batch in range(4)]
         assert queue.empty()
+        clock.sleep(WINDOW)
         return answers, await events_after_window(queue, 1)
-    answers, events = run_source(exchange)
+    answers, events = run_source(exchange, clock=clock)
     assert answers == [(200, {"status": "ok", "accepted": 25, "duplicates": 0, "ignored": 0, "ignored_why": {}, "rejected": 0, "rejected_alerts": []})] * 4
     [event] = events
     assert event["nfv_vnflcm"]["vnfc_info_ids"] == ["VDU1-a"] and len(event["nfv_vnflcm"]["alerts"]) == 100

@@ -75,27 +75,37 @@ class FakeWatcher:
         return self.answer
 
 
-def run_loop(watcher, seconds):
+async def run_until(tasks, queue, done, settle, timeout=30.0):
+    """Let ``tasks`` run until ``done(queue)`` (a busy machine is slow to get there), then ``settle`` seconds more, in which
+    an extra event would show; returns the events."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not done(queue) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(settle)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    events = []
+    while not queue.empty():
+        events.append(queue.get_nowait())
+    return events
+
+
+def run_loop(watcher, done):
     async def scenario():
         queue = asyncio.Queue()
         pump = Pump(Gatherer("watcher", heal_window=0.6), queue)
         wake = asyncio.Event()
         tasks = [asyncio.ensure_future(pump.run()), asyncio.ensure_future(vnfc_watcher.watch_loop(watcher, pump, wake))]
         wake.set()
-        await asyncio.sleep(seconds)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        events = []
-        while not queue.empty():
-            events.append(queue.get_nowait())
-        return events
+        return await run_until(tasks, queue, done, settle=0.8)
     return asyncio.run(scenario())
 
 
 def test_one_event_per_vnf_for_its_failed_vnfcs():
     watcher = FakeWatcher([instance("vnf-1"), instance("vnf-2", pods=[("c", "uid-c")])], [pod("c", "uid-c"), pod("b", "uid-b", ready=False)])
-    [event] = run_loop(watcher, 1.2)
+    [event] = run_loop(watcher, lambda queue: not queue.empty())
     body = event["nfv_vnflcm"]
     assert (body["function_type"], body["vnf_instance_id"], body["vnfc_info_ids"], body["source"]) == (
         "auto_heal", "vnf-1", ["VDU1-uid-a", "VDU1-uid-b"], "watcher")
@@ -108,7 +118,7 @@ def test_one_event_per_vnf_for_its_failed_vnfcs():
 
 def test_nothing_when_the_fresh_reads_disagree():
     watcher = FakeWatcher([instance()], [pod("b", "uid-b")], confirm=False)
-    assert run_loop(watcher, 0.5) == []
+    assert run_loop(watcher, lambda queue: watcher.confirmed) == []
     assert len(watcher.confirmed) >= 1
 
 
@@ -130,26 +140,19 @@ class FakePoller:
         return True
 
 
-def run_poll(poller, seconds):
+def run_poll(poller, done):
     async def scenario():
         queue = asyncio.Queue()
         pump = Pump(Gatherer("watcher", heal_window=0.3), queue)
         tasks = [asyncio.ensure_future(pump.run()), asyncio.ensure_future(vnfc_watcher.poll_loop(poller, pump, 0.1, max_backoff=0.1))]
-        await asyncio.sleep(seconds)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        events = []
-        while not queue.empty():
-            events.append(queue.get_nowait())
-        return events
+        return await run_until(tasks, queue, done, settle=0.5)
     return asyncio.run(scenario())
 
 
 def test_openstack_one_event_for_the_failed_servers_of_a_vnf_after_a_failed_poll():
     from ansible_collections.nfv.vnflcm.tests.unit.plugins.module_utils.heat.test_heat_vnfc_faults import vm_instance
     poller = FakePoller([vm_instance()], {"s1": "ERROR", "s2": "SHUTOFF"}, fail_first=True)
-    [event] = run_poll(poller, 1.0)
+    [event] = run_poll(poller, lambda queue: not queue.empty() and poller.polls > 2)
     body = event["nfv_vnflcm"]
     assert (body["vnf_instance_id"], body["vnfc_info_ids"], body["source"]) == ("vnf-1", ["VDU1-s1", "VDU1-s2"], "watcher")
     assert body["alerts"][0]["labels"] == {"vnf_instance_id": "vnf-1", "vnfc_info_id": "VDU1-s1", "server_id": "s1", "reason": "error"}
