@@ -165,8 +165,10 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     # Back to instantiation level 1 (its level of vdu2_aspect) in one upgrade; again: nothing to do.
     leveled = ansible_task("vnf_scale_to_level", dict(auth, vnf_instance_name="helm-cnf", request={"instantiationLevelId": "instantiation_level_1"}))
     assert leveled.get("failed") is not True and leveled["changed"] is (level != 0), leveled.get("msg")
+    start = k8s_audit.mark()
     again = ansible_task("vnf_scale_to_level", dict(auth, vnf_instance_name="helm-cnf", request={"instantiationLevelId": "instantiation_level_1"}))
     assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
 
     terminated = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="helm-cnf",
                                                     request=tacker_request(tacker_packages, "helm_terminate.json", server, token, ns)))
@@ -309,8 +311,8 @@ def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task
     assert deleted.get("failed") is not True and deleted["changed"] is True, deleted.get("msg")
 
 
-def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages,
-                                                                             helm_binary, tmp_path):
+def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
+                                                                             tacker_packages, helm_binary, tmp_path):
     """Tacker's change of package of a Helm-chart CNF: a RollingUpdate of VDU2 to a chart of a new version (its image
     changed), then a scale with that chart; a second change whose new pods a quota keeps from starting times out
     (FAILED_TEMP) and is rolled back to the recorded revision (helm rollback), after which the kept chart still scales."""
@@ -337,8 +339,10 @@ def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ans
     assert changed.get("failed") is not True, changed.get("msg")
     assert changed["vnf_instance"]["vnfdId"] == "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c" and vdu2_image() == "nginx:1.27"
     assert changed["vnf_lcm_op_occ"]["modificationsTriggeredByVnfPkgChange"]["vnfdId"] == "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c"
+    start = k8s_audit.mark()
     again = ansible_task("vnf_change_pkg", first)
     assert again.get("failed") is not True and again["changed"] is False, again.get("msg")
+    assert k8s_audit.writes(start, user=k8s_tenant.username) == []
     out = ansible_task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect"}))
     assert out.get("failed") is not True and vdu2_image() == "nginx:1.27", out.get("msg")
     pods = len(out["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"])
@@ -487,8 +491,8 @@ def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible
     """Each a clear error naming what is at fault, and no write of the module's user (the API server's audit log):
     instantiate with a chart path the package does not declare, a chart holding a symlink, values the chart cannot
     render, a chart that renders no workload for a VDU; then, on the instantiated CNF, a scale of an unknown aspect and
-    one beyond its maximum, a heal of an unknown VNFC, a change of package to an undeclared chart or one holding a
-    symlink. Re-runs write nothing either: a modify with the same information, a terminate of a terminated instance."""
+    one beyond its maximum, a heal of an unknown VNFC, a scale to an unknown level, a terminate of an unknown type or with
+    a timeout FORCEFUL does not take, a change of package to an undeclared chart or one holding a symlink. Re-runs write nothing either: a modify with the same information, a terminate of a terminated instance."""
     ns = k8s_namespace
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
@@ -526,6 +530,11 @@ def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible
     refused("vnf_scale", dict(request={"type": "SCALE_OUT", "aspectId": "vdu9_aspect"}), "aspectId", "vdu9_aspect")
     refused("vnf_scale", dict(request={"type": "SCALE_OUT", "aspectId": "vdu2_aspect", "numberOfSteps": 5}), "numberOfSteps")
     refused("vnf_heal", dict(request={"vnfcInstanceId": ["no-such-vnfc"]}), "vnfcInstanceId", "no-such-vnfc")
+    refused("vnf_scale_to_level", dict(request={"instantiationLevelId": "no_such_level"}), "instantiationLevelId",
+            "'no_such_level' is not an instantiation level")
+    refused("vnf_terminate", dict(request={"terminationType": "SOFT"}), "terminationType", "SOFT")
+    refused("vnf_terminate", dict(request={"terminationType": "FORCEFUL", "gracefulTerminationTimeout": 5}), "gracefulTerminationTimeout",
+            "only allowed with terminationType GRACEFUL")
     change = {"vnfdId": done["vnf_instance"]["vnfdId"], "additionalParams": {"upgrade_type": "RollingUpdate", "vdu_params": [{"vdu_id": "VDU2"}]}}
     change["additionalParams"]["helm_chart_path"] = "Files/kubernetes/other-chart.tgz"
     refused("vnf_change_pkg", dict(package=package, request=change), "additionalParams.helm_chart_path", "is not a file the package declares")
