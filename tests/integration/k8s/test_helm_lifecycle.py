@@ -492,7 +492,8 @@ def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible
     instantiate with a chart path the package does not declare, a chart holding a symlink, values the chart cannot
     render, a chart that renders no workload for a VDU; then, on the instantiated CNF, a scale of an unknown aspect and
     one beyond its maximum, a heal of an unknown VNFC, a scale to an unknown level, a terminate of an unknown type or with
-    a timeout FORCEFUL does not take, a change of package to an undeclared chart or one holding a symlink. Re-runs write nothing either: a modify with the same information, a terminate of a terminated instance."""
+    a timeout FORCEFUL does not take, a change of package to an undeclared chart or one holding a symlink. Re-runs write
+    nothing either: a modify with the same information, a terminate of a terminated instance."""
     ns = k8s_namespace
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
