@@ -341,6 +341,30 @@ EXAMPLES = r"""
     create_request: "{{ lookup('ansible.builtin.file', 'create.json') | from_json }}"
     request: "{{ lookup('ansible.builtin.file', 'min_sample_instantiate.json') | from_json }}"
 
+- name: Instantiate a CNF from its package's Helm chart, as Tacker's ETSINFV.HELM.V_3 request asks (helm on PATH, else helm_binary)
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/test_helm_instantiate
+    vnf_instance_name: helm1
+    request:
+      flavourId: simple
+      vimConnectionInfo:
+        vim1:
+          vimId: cluster1
+          vimType: ETSINFV.HELM.V_3
+      additionalParams:
+        namespace: tenant-a
+        helm_chart_path: Files/kubernetes/test-chart-0.1.0.tgz
+        helm_parameters:
+          service.port: 8081
+          service.type: NodePort
+        # The chart value that holds each VDU's replica count: what a scale upgrades.
+        helm_value_names:
+          VDU1:
+            replica: replicaCountVdu1
+          VDU2:
+            replica: replicaCountVdu2
+  register: helm1
+
 - name: Instantiate a VM-based VNF on OpenStack (Tacker's request works unchanged)
   nfv.vnflcm.vnf_instantiate:
     package: /srv/packages/userdata_standard

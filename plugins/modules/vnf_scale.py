@@ -84,6 +84,14 @@ EXAMPLES = r"""
       aspectId: vdu1_aspect
       numberOfSteps: 1
 
+- name: Scale a CNF made from a Helm chart (a helm upgrade of the VDU's replica value, the other values kept)
+  nfv.vnflcm.vnf_scale:
+    vnf_instance_name: helm1
+    namespace: tenant-a
+    request:
+      type: SCALE_OUT
+      aspectId: vdu2_aspect
+
 - name: Scale a VM-based VNF out on OpenStack
   nfv.vnflcm.vnf_scale:
     vnf_instance_name: vnf1

@@ -128,6 +128,14 @@ EXAMPLES = r"""
     vnf_instance_name: cnf3
     namespace: tenant-a
 
+- name: Terminate a CNF made from a Helm chart (helm uninstall, its objects waited gone) and delete its identifier
+  nfv.vnflcm.vnf_terminate:
+    vnf_instance_name: helm1
+    namespace: tenant-a
+    request:
+      terminationType: FORCEFUL
+    delete_instance: true
+
 - name: Terminate a VM-based VNF on OpenStack, at once
   nfv.vnflcm.vnf_terminate:
     vnf_instance_name: vnf1

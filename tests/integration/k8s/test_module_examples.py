@@ -23,7 +23,8 @@ The scenario: cnf1 (Tacker's container-update "before" package) is planned, inst
 terminated and deleted; cnf2 (test_instantiate_cnf_resources, Tacker's request file) is instantiated by a retry, after an
 attempt whose runner was killed (rolled back) and one that failed, changes package (test_change_vnf_pkg_with_deployment),
 and is terminated and deleted in one task; the instance Tacker's create.json names is renamed cnf3, and its terminate is
-held by a finalizer.
+held by a finalizer; helm1 (Tacker's Helm-chart package, ``/srv/packages/test_helm_instantiate``, with the lab's helm on
+PATH) is instantiated, scaled out and terminated.
 
 Setup tasks between the examples bring about what no example does: a ResourceQuota that holds the namespace's pods (so
 an operation waits, or times out, with a short wait_timeout of its own), an operation's runner killed or stopped while it
@@ -42,6 +43,7 @@ REQUESTS = os.path.join("requests", "sol_kubernetes_v2", "test_vnflcm_basic")
 REQUEST_FILES = ("create.json", "min_sample_instantiate.json", "error_handling_instantiate.json")
 ADMIN = "{{ examples_admin_kubeconfig }}"
 NS = "{{ examples_namespace }}"
+HELM_PACKAGE = "test_helm_instantiate"
 CNF2 = ("vnf_instantiate", "Use a request file written for Tacker, its placeholders filled (its vimConnectionInfo is recorded without its token)")
 TACKER_ENDPOINT = "https://K8S_API_HOST:6443"
 # The lab's API server URL, which fills TACKER_ENDPOINT in the request files (set by the test).
@@ -121,6 +123,16 @@ def deleted(result):
     assert any(item["name"] == "vnflcm-" + result["vnf_instance"]["id"] for item in result["deleted"]), result["deleted"]
 
 
+def helm_release(result):
+    vim = result["vnf_instance"]["vimConnectionInfo"]["vim1"]
+    assert vim["vimType"] == "ETSINFV.HELM.V_3" and result["plan"]["chart"] == "Files/kubernetes/test-chart-0.1.0.tgz", (vim, result["plan"])
+
+
+def vdu2_out(result):
+    vdu2 = [item for item in result["vnf_instance"]["instantiatedVnfInfo"]["vnfcResourceInfo"] if item["vduId"] == "VDU2"]
+    assert len(vdu2) == 2, vdu2
+
+
 def left_behind(result):
     assert [item.split(" ")[0] for item in result["left_behind"]] == ["Pod/vdu1"], result["left_behind"]
 
@@ -194,10 +206,18 @@ SCENARIO = [
             changed=False, state="FAILED"),
     Example("vnf_terminate", "Delete the identifier; left_behind names the objects still held", changed=True, check=left_behind),
     Setup("release the finalizer", finalizer("remove")),
+
+    # helm1, from Tacker's Helm-chart package, with the helm on PATH (the lab's).
+    Example("vnf_instantiate", "Instantiate a CNF from its package's Helm chart, as Tacker's ETSINFV.HELM.V_3 request asks (helm on PATH, else helm_binary)",
+            changed=True, state="COMPLETED", check=helm_release),
+    Example("vnf_scale", "Scale a CNF made from a Helm chart (a helm upgrade of the VDU's replica value, the other values kept)",
+            changed=True, state="COMPLETED", check=vdu2_out),
+    Example("vnf_terminate", "Terminate a CNF made from a Helm chart (helm uninstall, its objects waited gone) and delete its identifier",
+            changed=True, state="COMPLETED", check=deleted),
 ]
 
 
-def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_packages, tmp_path):
+def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_packages, helm_binary, tmp_path):
     from labk8s import kubeapi  # tools/lab/k8s (conftest.py puts it on the path); not imported with the SCENARIO
 
     namespace = k8s_tenant.namespace
@@ -206,6 +226,7 @@ def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_pa
     for name in os.listdir(tacker_packages):
         if os.path.isdir(os.path.join(tacker_packages, name, "TOSCA-Metadata")):
             os.symlink(os.path.join(tacker_packages, name), packages / name)
+    os.symlink(os.path.join(os.path.dirname(tacker_packages), "tacker-helm", HELM_PACKAGE), packages / HELM_PACKAGE)
     play = tmp_path / "play"
     play.mkdir()
     LAB_SERVER["url"] = kubeapi.Api(k8s_lab.kubeconfig).server
@@ -214,7 +235,8 @@ def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_pa
             (play / name).write_text(handle.read().replace(TACKER_ENDPOINT, LAB_SERVER["url"]))
     defaults = {"kubeconfig": str(k8s_tenant.kubeconfig), "wait_timeout": 120, "wait_sleep": 1}
     play_vars = {"examples_admin_kubeconfig": str(k8s_lab.kubeconfig), "examples_namespace": namespace}
-    env = {"NFV_LAB_TOOLS_DIR": os.path.dirname(os.path.dirname(os.path.abspath(kubeapi.__file__)))}
+    env = {"NFV_LAB_TOOLS_DIR": os.path.dirname(os.path.dirname(os.path.abspath(kubeapi.__file__))),
+           "PATH": os.path.dirname(helm_binary.path) + os.pathsep + os.environ.get("PATH", os.defpath)}
 
     pairs, done = run_scenario(tmp_path, SCENARIO, defaults, play_vars, env,
                                localized=lambda task: localize(task, str(packages), namespace=namespace))
