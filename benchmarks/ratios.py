@@ -29,6 +29,7 @@ FLEET_1_16 = "fleet_lifecycle-2026-11-27-forks-1-16.json"
 FLEET_4_8 = "fleet_lifecycle-2026-11-27.json"
 HEAT = "heat_asg_lifecycle-2026-11-27-anchor.json"
 HELM = "helm_operations-2026-11-30.json"
+CALL = "module_call_cost-2026-11-30.json"
 SOURCES = {
     OPS: "cnf_operations.py --rounds 5",
     INSTANTIATE: "cnf_instantiate.py --rounds 3",
@@ -37,6 +38,7 @@ SOURCES = {
     FLEET_4_8: "fleet_lifecycle.py --instances 8 --forks 8,4 --overlap-forks 0",
     HEAT: "heat_asg_lifecycle.py --rounds 2 --anchor",
     HELM: "helm_operations.py --rounds 3",
+    CALL: "module_call_cost.py --rounds 5 --import-rounds 3 --before HEAD",
 }
 
 
@@ -96,6 +98,17 @@ def fleet_wall(forks):
     return ratio
 
 
+def call(metric):
+    """A ratio getter: module_call_cost's vnf_info over k8s_info (anchor.kubernetes.ratio.<metric>), a ratio of two
+    medians: no range."""
+    get = at("anchor", "kubernetes", "ratio", metric)
+
+    def ratio_of(data):
+        value = get(data)
+        return value, value, value
+    return ratio_of
+
+
 def ops(operation, metric, *rest):
     """A getter into cnf_operations' summary: summary.<operation>.<metric>...; ratio getters end in "ratio"."""
     return (spread if rest[-1:] == ("ratio",) else at)("summary", operation, metric, *rest)
@@ -116,6 +129,7 @@ HELM_GROUP = "Helm-chart CNF: one-task playbook against kubernetes.core.helm (he
 KUBECTL = "Kubernetes: against kubectl, a reference"
 FLEET = "Fleet of 8 CNFs: the role's playbooks against a kubernetes.core fleet (fleet_lifecycle.py)"
 HEAT_GROUP = "OpenStack Heat: against openstack.cloud (heat_asg_lifecycle.py --anchor)"
+CALL_GROUP = "A module call's start-up: vnf_info against k8s_info (module_call_cost.py)"
 
 # One row per operation: group (of the plot), operation, peer, file, ratio (a getter giving median, min, max of
 # ours / peer, wall time; None: no figure), values (getters for the {names} of cell and note; {low} and {high} are the
@@ -193,6 +207,16 @@ ROWS = [
     dict(group=FLEET, operation="the same, forks 16", peer="a kubernetes.core fleet", file=FLEET_1_16,
          ratio=fleet_wall(16), values=dict(cpu=fleet(16, "ansible_cpu_s_per_op")),
          note="on par; CPU per operation {cpu:.2f}x", plot="fleet, forks 16"),
+    # The same read on the same lab (one namespace's instances / its record Secrets); "before": the same run's figures of
+    # the tree before the bytecode cache (anchor.kubernetes.ratio_before).
+    dict(group=CALL_GROUP, operation="one read, the module's process (its AnsiballZ file)", peer="`kubernetes.core.k8s_info`",
+         file=CALL, ratio=call("process_wall_s"), values=dict(before=at("anchor", "kubernetes", "ratio_before", "process_wall_s")),
+         note="under: the collection's code compiled once and kept, not on every call (before: {before:.2f}); medians of 5",
+         plot="one read, module process", plot_peer="k8s_info, module process"),
+    dict(group=CALL_GROUP, operation="one read, a one-task `ansible-playbook`", peer="`kubernetes.core.k8s_info`",
+         file=CALL, ratio=call("playbook_wall_s"), values=dict(before=at("anchor", "kubernetes", "ratio_before", "playbook_wall_s")),
+         note="under (before: {before:.2f}); `ansible-playbook`'s own start and the payload's build are on both sides",
+         plot="one read, one-task playbook", plot_peer="k8s_info, one-task playbook"),
     # over by: the module's median seconds less openstack.cloud's (summary.module.instantiate, summary.anchor.create).
     dict(group=HEAT_GROUP, operation="Heat instantiate (basic_lcms_min, level 1)", peer="`openstack.cloud.stack` `state: present`, `wait`",
          file=HEAT, ratio=spread("summary", "ratio_seconds_module_to_anchor", "instantiate"),

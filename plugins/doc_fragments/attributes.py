@@ -14,6 +14,12 @@ attributes:
     description: Can run in C(check_mode) and return the planned changes without modifying the VIM.
   diff_mode:
     description: Returns details on what has changed (or would change in C(check_mode)) when in diff mode.
+notes:
+  - The collection's code that the module imports from its payload is compiled once per version of the collection and
+    kept, where Python would compile it again on every call, in C(~/.cache/nfv.vnflcm/code) (C($XDG_CACHE_HOME/nfv.vnflcm/code)
+    when E(XDG_CACHE_HOME) is set) on the host that runs the module. E(NFV_VNFLCM_CODE_CACHE) names another directory,
+    or C(off) turns it off (the task's or play's C(environment) sets it). A directory that is not the user's own, that
+    others may write to or that cannot be made is not used, and the code is compiled as before.
 """
 
     # A module that plans in check mode and shows its change in diff mode.

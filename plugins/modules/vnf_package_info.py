@@ -141,6 +141,11 @@ package:
       elements: str
 """
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import code_cache
+
+# Before the imports below: what they reach is compiled once per version of the collection, not on every run.
+code_cache.use()
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.package_info import describe_package

@@ -16,6 +16,11 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common import code_cache
+
+# Before the imports below: what they reach is compiled once per version of the collection, not on every run.
+code_cache.use()
+
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Interrupted, VimError, VnfLcmError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.module import VnfLcmModule
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.signals import interrupted_by_signals
