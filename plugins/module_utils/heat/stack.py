@@ -258,9 +258,16 @@ class Stacks:
 
         Heat fails a delete when a resource is still settling: a volume Cinder still counts attached to a server Nova
         deleted while it booted (``Invalid volume: Volume status must be available ...``) is free a moment later, and
-        Heat's remedy is to delete again. Up to DELETE_ATTEMPTS deletes, all within ``timeout``.
+        Heat's remedy is to delete again. Up to DELETE_ATTEMPTS deletes, all within ``timeout``. A create or update still
+        running (a killed run's) is let end first: a stack deleted while its servers boot from volumes can leave a volume
+        that Cinder keeps ``reserved`` for a server Nova has deleted, which no delete frees. Should it not end in time,
+        the stack is deleted all the same.
         """
         deadline = self._deadline(timeout)
+        try:
+            self.wait_settled(stack, deadline.remaining())
+        except OperationTimeout:
+            pass
         for attempt in range(1, DELETE_ATTEMPTS + 1):
             self.delete(stack)
             try:

@@ -94,3 +94,28 @@ def test_no_delete_is_sent_again_when_the_deadline_leaves_no_time_for_it():
     with pytest.raises(VimError, match="Invalid volume"):
         stacks.delete_until_gone(STACK, DELETE_RETRY_SECONDS)
     assert len(stacks.deletes) == 1
+
+
+class Creating(Deleting):
+    """A stack whose create (a killed run's) is in progress for ``polls`` reads, then CREATE_COMPLETE."""
+
+    def __init__(self, polls):
+        super().__init__(failures=0)
+        self.polls = polls
+        self.reads = []
+
+    def get(self, stack):
+        self.reads.append(self.clock[0])
+        return {"stack_status": "CREATE_IN_PROGRESS" if len(self.reads) <= self.polls else "CREATE_COMPLETE"}
+
+
+def test_a_stack_still_being_created_is_deleted_once_its_create_has_ended():
+    stacks = Creating(polls=3)
+    stacks.delete_until_gone(STACK, 600)
+    assert len(stacks.reads) == 4 and stacks.deletes == [stacks.reads[-1]]
+
+
+def test_a_create_that_does_not_end_in_time_is_deleted_all_the_same():
+    stacks = Creating(polls=10 ** 6)
+    stacks.delete_until_gone(STACK, 30)
+    assert len(stacks.deletes) == 1 and stacks.deletes[0] >= 30
