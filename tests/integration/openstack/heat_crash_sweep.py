@@ -37,6 +37,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     cp_config,
     nw_request,
     record_of,
+    stack_ids_of_instance,
     stacks_of_instance,
 )
 from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_write_gate import HeatWriteGate, record_write, stack_writes
@@ -130,8 +131,8 @@ class HeatSweep:
 
     def instance(self, name):
         """``(instance, op_occs, stack name)`` of the record of ``name``, or (None, [], None)."""
-        for stack_name in stacks_of_instance(self.conn, name):
-            found = record_of(self.conn, stack_name)
+        for stack_name, stack_id in sorted(stack_ids_of_instance(self.conn, name).items()):
+            found = record_of(self.conn, stack_name, stack_id)
             if found and found[0].get("vnfInstanceName") == name:
                 return found[0], found[1], stack_name
         return None, [], None

@@ -94,8 +94,13 @@ def stacks_named(conn, name):
 
 def kill_when(admin_conn, stack_name, done):
     """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
+    stack_ids = []
+
     def ready():
-        found = record_of(admin_conn, stack_name)
+        if not stack_ids:
+            stack = admin_conn.orchestration.find_stack(stack_name)
+            stack_ids.extend([stack.id] if stack else [])
+        found = record_of(admin_conn, stack_name, stack_ids[0]) if stack_ids else None
         occ = found[1][0] if found and found[1] else None
         return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
 
@@ -108,7 +113,8 @@ def kill_while_heat_creates(admin_conn, task, name, created):
     """SIGKILL the instantiate ``task`` of instance ``name`` once its record is in the stack Heat creates (the stack is added
     to ``created``): ``(stack name, its op occ)``."""
     def stack_recorded():
-        found = [stack_name for stack_name in stacks_of_instance(admin_conn, name) if record_of(admin_conn, stack_name)]
+        found = [stack_name for stack_name, stack_id in sorted(stack_ids_of_instance(admin_conn, name).items())
+                 if record_of(admin_conn, stack_name, stack_id)]
         return found[0] if found else None
 
     stack_name = wait_for(stack_recorded, "the record in the new stack", timeout=300, sleep=0.5)
@@ -124,12 +130,15 @@ def first_vnfc_changed(instance):
     return len(change_data.get("updated") or []) >= 1
 
 
-def record_of(conn, stack_name):
-    """``(instance, op_occs)`` as the stack's record resource holds it, or None (no such stack, or no record yet)."""
-    stack = conn.orchestration.find_stack(stack_name)
-    if stack is None:
-        return None
-    response = conn.orchestration.get("/stacks/{0}/{1}/resources/{2}/metadata".format(stack.name, stack.id, RECORD_RESOURCE))
+def record_of(conn, stack_name, stack_id=None):
+    """``(instance, op_occs)`` as the stack's record resource holds it, or None (no such stack, or no record yet).
+    Given the stack's id (a listing has it, a poll keeps it) it is one request; by name alone, three (find, its redirect, read)."""
+    if stack_id is None:
+        stack = conn.orchestration.find_stack(stack_name)
+        if stack is None:
+            return None
+        stack_id = stack.id
+    response = conn.orchestration.get("/stacks/{0}/{1}/resources/{2}/metadata".format(stack_name, stack_id, RECORD_RESOURCE))
     entry = (response.json().get("metadata") or {}).get("record") if response.status_code == 200 else None
     if not entry:
         return None
@@ -139,14 +148,18 @@ def record_of(conn, stack_name):
 
 def stacks_of_instance(conn, name):
     """Names of the stacks of instance ``name``: tagged with its name (from the create on, record or not) or whose record names it."""
-    tagged = {stack.name for stack in conn.orchestration.stacks(tags=name_tag(name))}
-    recorded = set()
+    return sorted(stack_ids_of_instance(conn, name))
+
+
+def stack_ids_of_instance(conn, name):
+    """``{name: id}`` of the stacks of instance ``name`` (as stacks_of_instance finds them): the ids save record_of a lookup."""
+    stacks = {stack.name: stack.id for stack in conn.orchestration.stacks(tags=name_tag(name))}
     for stack in conn.orchestration.stacks():
-        if stack.name.startswith("vnf-") and stack.name not in tagged:
-            found = record_of(conn, stack.name)
+        if stack.name.startswith("vnf-") and stack.name not in stacks:
+            found = record_of(conn, stack.name, stack.id)
             if found and found[0].get("vnfInstanceName") == name:
-                recorded.add(stack.name)
-    return sorted(tagged | recorded)
+                stacks[stack.name] = stack.id
+    return stacks
 
 
 def volumes_seen(conn):
