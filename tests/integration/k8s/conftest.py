@@ -120,6 +120,16 @@ def k8s_audit(k8s_lab) -> AuditLog:
 
 
 @pytest.fixture(scope="session")
+def tacker_helm(tacker_packages):
+    """Tacker's Helm fixtures, beside its other sample packages (NFV_FIXTURES_DIR): ../tacker-helm, with its package
+    test_helm_instantiate and, under requests/test_helm, the request bodies of its Helm functional test."""
+    path = os.path.join(os.path.dirname(tacker_packages), "tacker-helm")
+    if not os.path.isdir(path):
+        pytest.fail("Tacker's Helm fixtures not found at {0} (tacker-helm beside NFV_FIXTURES_DIR)".format(path), pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
 def helm_binary():
     """The lab's Helm (tools/lab/helm beside tools/lab/k8s: NFV_HELM_BIN, else the one `make lab-build` built), as the
     collection's find_helm checks it."""

@@ -192,7 +192,7 @@ def test_failed_update_rolls_back_exactly(ansible_task, kube, cnf, packages, k8s
     before = pods_by_owner(kube, ns)
     cm_before = config(kube, ns, "ConfigMap", "cm-data")["data"]
     secret_before = decoded(config(kube, ns, "Secret", "secret-data"))
-    failed = failed_half_way(ansible_task, kube, cnf, packages, ns)
+    failed_half_way(ansible_task, kube, cnf, packages, ns)
     assert config(kube, ns, "ConfigMap", "cm-data")["data"] != cm_before  # half done
     # A new operation is refused while this one is FAILED_TEMP.
     busy = ansible_task("vnf_modify", dict(cnf, request={"vnfInstanceDescription": "x"}))

@@ -26,11 +26,11 @@ INSTANCE_ID = "6a2b6f5e-0e0e-4c1e-9b5e-1f2e3d4c5b6a"
 
 
 @pytest.fixture
-def chart(tacker_packages):
-    """Tacker's Helm package is beside its other sample packages (NFV_FIXTURES_DIR): ../tacker-helm."""
-    path = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate", "Files", "kubernetes", "test-chart-0.1.0.tgz")
+def chart(tacker_helm):
+    """The chart of Tacker's Helm package (the tacker_helm fixture)."""
+    path = os.path.join(tacker_helm, "test_helm_instantiate", "Files", "kubernetes", "test-chart-0.1.0.tgz")
     if not os.path.isfile(path):
-        pytest.fail("Tacker's Helm chart not found at {0} (the tacker-helm fixtures beside NFV_FIXTURES_DIR)".format(path), pytrace=False)
+        pytest.fail("Tacker's Helm chart not found at {0}".format(path), pytrace=False)
     return path
 
 

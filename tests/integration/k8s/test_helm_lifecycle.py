@@ -32,13 +32,14 @@ from ansible_collections.nfv.vnflcm.tests.integration.k8s.write_gate import Writ
 from labk8s.kubeapi import Api  # tools/lab/k8s, on the path by tests/integration/k8s/conftest.py
 
 RELEASE_SECRETS = "/api/v1/namespaces/{0}/secrets?labelSelector=owner%3Dhelm"
+PACKAGE = "test_helm_instantiate"  # in tacker-helm (the tacker_helm fixture)
 
 
-def chart_package(tacker_packages, folder, version, vdu2_image, vnfd_id, drop=(), extra=None):
+def chart_package(tacker_helm, folder, version, vdu2_image, vnfd_id, drop=(), extra=None):
     """Tacker's Helm package with a chart of its own, as its change-of-package tests derive test-chart-0.1.1: the chart
     ``version``, VDU2's container image ``vdu2_image``, packed as helm package packs it (declared in TOSCA.meta with its
     hash), and the VNFD id ``vnfd_id``; ``drop``: template files left out, ``extra(archive)`` adds entries."""
-    source = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    source = os.path.join(tacker_helm, PACKAGE)
     shutil.copytree(source, folder)
     chart_dir = os.path.join(folder, "Files", "kubernetes", "test-chart")
     replace_in(os.path.join(chart_dir, "Chart.yaml"), "version: 0.1.0", "version: " + version)
@@ -72,8 +73,8 @@ def replace_in(path, old, new):
             handle.write(text.replace(old, new))
 
 
-def tacker_request(tacker_packages, name, server, token, namespace):
-    path = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "requests", "test_helm", name)
+def tacker_request(tacker_helm, name, server, token, namespace):
+    path = os.path.join(tacker_helm, "requests", "test_helm", name)
     with open(path) as handle:
         text = handle.read()
     body = json.loads(text.replace("K8S_API_HOST", server).replace("K8S_BEARER_TOKEN", token).replace("K8S_VIM_ID", "lab"))
@@ -86,12 +87,12 @@ def tacker_request(tacker_packages, name, server, token, namespace):
 
 
 def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
-                                                                            tacker_packages, helm_binary):
+                                                                            tacker_helm, helm_binary):
     ns = k8s_namespace
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    package = os.path.join(tacker_helm, PACKAGE)
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1}
-    request = tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)
+    request = tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns)
 
     # A replica key the chart does not read: refused before any write, naming the field.
     start = k8s_audit.mark()
@@ -141,7 +142,7 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     vdu2 = workloads["VDU2"]
     before = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"]
     for body, steps in (("helm_scale_out.json", 2), ("helm_scale_in.json", -1)):
-        scaled = ansible_task("vnf_scale", dict(auth, vnf_instance_name="helm-cnf", request=tacker_request(tacker_packages, body, server, token, ns)))
+        scaled = ansible_task("vnf_scale", dict(auth, vnf_instance_name="helm-cnf", request=tacker_request(tacker_helm, body, server, token, ns)))
         assert scaled.get("failed") is not True, scaled.get("msg")
         before += steps
         assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"] == before
@@ -153,7 +154,7 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     info = scaled["vnf_instance"]["instantiatedVnfInfo"]
     target = next(vnfc for vnfc in info["vnfcInfo"] if vnfc["vduId"] == "VDU2")
     old_pod = next(item["computeResource"]["resourceId"] for item in info["vnfcResourceInfo"] if item["id"] == target["vnfcResourceInfoId"])
-    heal = tacker_request(tacker_packages, "helm_heal.json", server, token, ns)
+    heal = tacker_request(tacker_helm, "helm_heal.json", server, token, ns)
     heal["vnfcInstanceId"] = [target["id"]]
     healed = ansible_task("vnf_heal", dict(auth, vnf_instance_name="helm-cnf", request=heal))
     assert healed.get("failed") is not True, healed.get("msg")
@@ -171,7 +172,7 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     assert k8s_audit.writes(start, user=k8s_tenant.username) == []
 
     terminated = ansible_task("vnf_terminate", dict(auth, vnf_instance_name="helm-cnf",
-                                                    request=tacker_request(tacker_packages, "helm_terminate.json", server, token, ns)))
+                                                    request=tacker_request(tacker_helm, "helm_terminate.json", server, token, ns)))
     assert terminated.get("failed") is not True, terminated.get("msg")
     assert terminated["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED" and terminated["plan"]["uninstall"] is True
     assert kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == []
@@ -183,17 +184,17 @@ def test_a_helm_chart_cnf_is_instantiated_and_terminated_as_tacker_sends_it(ansi
     assert info.get("failed") is not True and not info.get("vnf_instances"), info
 
 
-def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary):
+def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_helm, helm_binary):
     """A quota of no pods: the release installs, its Deployments never get a pod, the wait times out: FAILED_TEMP, the
     record naming the release. Rollback uninstalls it; the same instantiate again fails the same way, and once the quota
     is gone its retry uninstalls what the failure left and installs again. Terminate with delete_instance leaves nothing."""
     ns = k8s_namespace
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    package = os.path.join(tacker_helm, PACKAGE)
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     block_pods(kube, ns)
     auth = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 8, "wait_sleep": 1}
     where = dict(auth, vnf_instance_name="helm-failing")
-    instantiate = dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))
+    instantiate = dict(where, package=package, request=tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns))
 
     failed = ansible_task("vnf_instantiate", instantiate)
     assert failed.get("failed") is True and "timed out" in failed["msg"], failed.get("msg")
@@ -223,7 +224,7 @@ def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_t
     before = kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"]
     block_pods(kube, ns, count=len(vnfcs))
     try:
-        scale_out = dict(where, request=tacker_request(tacker_packages, "helm_scale_out.json", server, token, ns))
+        scale_out = dict(where, request=tacker_request(tacker_helm, "helm_scale_out.json", server, token, ns))
         stuck = ansible_task("vnf_scale", scale_out)
         assert stuck.get("failed") is True and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
         assert kube.call("GET", "/apis/apps/v1/namespaces/{0}/deployments/{1}".format(ns, vdu2))["spec"]["replicas"] == before + 2
@@ -241,7 +242,7 @@ def test_a_helm_instantiate_left_failed_temp_is_rolled_back_or_retried(ansible_t
     assert info.get("failed") is not True and not info.get("vnf_instances"), info
 
 
-def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary, tmp_path):
+def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_helm, helm_binary, tmp_path):
     """Tacker's test_helm.py test_instantiate_rollback and test_scale_out_rollback as Tacker causes them: the package's
     Vnflcm interface script fails ``instantiate_end``, then ``scale_end`` (a script of the test's own in a copy of the
     package, run with allow_package_scripts, as in test_tacker_cnf_flows.py). The instantiate is rolled back (release
@@ -249,11 +250,11 @@ def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube
     their ids)."""
     ns = k8s_namespace
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
-    package = ScriptedPackage(os.path.join(os.path.dirname(tacker_packages), "tacker-helm"), "test_helm_instantiate", tmp_path)
+    package = ScriptedPackage(tacker_helm, PACKAGE, tmp_path)
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
              "vnf_instance_name": "helm-scripted"}
     instantiate = dict(where, package=package.path, allow_package_scripts=True,
-                       request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))
+                       request=tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns))
 
     package.put_fail_file("instantiate_end")
     failed = ansible_task("vnf_instantiate", instantiate)
@@ -270,7 +271,7 @@ def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube
     assert done.get("failed") is not True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
     vdu2_ids_0 = {vnfc["id"] for vnfc in done["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"] if vnfc["vduId"] == "VDU2"}
     package.put_fail_file("scale_end")
-    stuck = ansible_task("vnf_scale", dict(where, request=tacker_request(tacker_packages, "helm_scale_out.json", server, token, ns)))
+    stuck = ansible_task("vnf_scale", dict(where, request=tacker_request(tacker_helm, "helm_scale_out.json", server, token, ns)))
     package.rm_fail_file("scale_end")
     assert stuck.get("failed") is True and stuck["vnf_lcm_op_occ"]["operationState"] == "FAILED_TEMP", stuck.get("msg")
     assert "Vnflcm.scale_end" in stuck["msg"]
@@ -283,18 +284,18 @@ def test_tacker_helm_rollbacks_of_an_interface_script_failure(ansible_task, kube
     assert gone.get("failed") is not True and kube.call("GET", RELEASE_SECRETS.format(ns))["items"] == [], gone.get("msg")
 
 
-def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary):
+def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_helm, helm_binary):
     """The module process SIGKILLed after helm install, while it waits for pods a quota keeps from starting: the op occ
     stays PROCESSING with its runner gone, its record naming the release; rollback uninstalls it."""
     ns = k8s_namespace
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    package = os.path.join(tacker_helm, PACKAGE)
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 600, "wait_sleep": 1,
              "vnf_instance_name": "helm-killed"}
     block_pods(kube, ns)
     try:
         task = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(
-            tacker_packages, "helm_instantiate.json", server, token, ns)), background=True)
+            tacker_helm, "helm_instantiate.json", server, token, ns)), background=True)
         occ = running_op_occ(kube, ns, also=lambda: bool(kube.call("GET", RELEASE_SECRETS.format(ns))["items"]))
         kill_runner(occ)
         task.wait()
@@ -312,7 +313,7 @@ def test_a_killed_helm_instantiate_is_rolled_back_with_nothing_left(ansible_task
 
 
 def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
-                                                                             tacker_packages, helm_binary, tmp_path):
+                                                                             tacker_helm, helm_binary, tmp_path):
     """Tacker's change of package of a Helm-chart CNF: a RollingUpdate of VDU2 to a chart of a new version (its image
     changed), then a scale with that chart; a second change whose new pods a quota keeps from starting times out
     (FAILED_TEMP) and is rolled back to the recorded revision (helm rollback), after which the kept chart still scales."""
@@ -320,8 +321,8 @@ def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ans
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
              "vnf_instance_name": "helm-change"}
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
-    done = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)))
+    package = os.path.join(tacker_helm, PACKAGE)
+    done = ansible_task("vnf_instantiate", dict(where, package=package, request=tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns)))
     assert done.get("failed") is not True, done.get("msg")
     vdu2 = done["plan"]["vdus"]["VDU2"]["name"]
 
@@ -330,7 +331,7 @@ def test_a_helm_chart_cnf_changes_package_and_a_failed_change_is_rolled_back(ans
         return deployment["spec"]["template"]["spec"]["containers"][0]["image"]
 
     def change(folder, version, image, vnfd_id):
-        new_package, chart = chart_package(tacker_packages, str(tmp_path / folder), version, image, vnfd_id)
+        new_package, chart = chart_package(tacker_helm, str(tmp_path / folder), version, image, vnfd_id)
         return dict(where, package=new_package, request={"vnfdId": vnfd_id, "additionalParams": {
             "upgrade_type": "RollingUpdate", "helm_chart_path": chart, "vdu_params": [{"vdu_id": "VDU2"}]}})
 
@@ -421,7 +422,7 @@ def killed_mid_helm(ansible_task, kube, tenant, tmp_path, helm_binary, release, 
     return newest_status(kube, tenant.namespace, release)
 
 
-def test_each_helm_call_killed_midway_is_recovered(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_packages, helm_binary, tmp_path):
+def test_each_helm_call_killed_midway_is_recovered(ansible_task, kube, k8s_namespace, k8s_tenant, tacker_helm, helm_binary, tmp_path):
     """Helm's weak spot: a helm killed inside a command leaves its release pending-install / pending-upgrade /
     pending-rollback (or uninstalling), and Helm refuses every later upgrade ("another operation is in progress").
     Each Helm call of the driver is killed so, the module with it, while helm's first object write is held: an
@@ -434,13 +435,13 @@ def test_each_helm_call_killed_midway_is_recovered(ansible_task, kube, k8s_names
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
              "vnf_instance_name": "helm-killed-calls"}
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
+    package = os.path.join(tacker_helm, PACKAGE)
     instance_id = "5c0d0e1f-0000-4000-8000-00000000a1e1"
     release = tacker_release_name(instance_id)
 
     assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_instantiate", dict(
         where, vnf_instance_id=instance_id, package=package,
-        request=tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns))) == "pending-install"
+        request=tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns))) == "pending-install"
     done = ansible_task("vnf_lcm_op_occ", dict(where, action="retry", package=package))
     assert done.get("failed") is not True and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
     assert newest_status(kube, ns, release) == "deployed"
@@ -455,7 +456,7 @@ def test_each_helm_call_killed_midway_is_recovered(ansible_task, kube, k8s_names
     assert kube.call("GET", deployment)["spec"]["replicas"] == before + 1
     assert newest_status(kube, ns, release) == "deployed"
 
-    new_package, chart = chart_package(tacker_packages, str(tmp_path / "v011"), "0.1.1", "nginx:1.27", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c")
+    new_package, chart = chart_package(tacker_helm, str(tmp_path / "v011"), "0.1.1", "nginx:1.27", "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c")
     image = kube.call("GET", deployment)["spec"]["template"]["spec"]["containers"][0]["image"]
     assert killed_mid_helm(ansible_task, kube, k8s_tenant, tmp_path, helm_binary, release, "vnf_change_pkg", dict(
         where, package=new_package, request={"vnfdId": "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2c", "additionalParams": {
@@ -487,7 +488,7 @@ def symlink_to_passwd(archive):
 
 
 def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible_task, kube, k8s_namespace, k8s_tenant, k8s_audit,
-                                                                         tacker_packages, helm_binary, tmp_path):
+                                                                         tacker_helm, helm_binary, tmp_path):
     """Each a clear error naming what is at fault, and no write of the module's user (the API server's audit log):
     instantiate with a chart path the package does not declare, a chart holding a symlink, values the chart cannot
     render, a chart that renders no workload for a VDU; then, on the instantiated CNF, a scale of an unknown aspect and
@@ -498,11 +499,11 @@ def test_bad_helm_input_is_refused_with_a_clear_error_and_writes_nothing(ansible
     server, token = Api(k8s_tenant.kubeconfig).server, k8s_tenant.token
     where = {"kubeconfig": str(k8s_tenant.kubeconfig), "namespace": ns, "helm_binary": helm_binary.path, "wait_timeout": 120, "wait_sleep": 1,
              "vnf_instance_name": "helm-bad"}
-    package = os.path.join(os.path.dirname(tacker_packages), "tacker-helm", "test_helm_instantiate")
-    request = tacker_request(tacker_packages, "helm_instantiate.json", server, token, ns)
+    package = os.path.join(tacker_helm, PACKAGE)
+    request = tacker_request(tacker_helm, "helm_instantiate.json", server, token, ns)
     vnfd_id = "b8c1e0f2-3a4d-4e5f-9a6b-7c8d9e0f1a2e"
-    linked, linked_chart = chart_package(tacker_packages, str(tmp_path / "linked"), "0.1.8", "nginx", vnfd_id, extra=symlink_to_passwd)
-    no_vdu2, no_vdu2_chart = chart_package(tacker_packages, str(tmp_path / "no-vdu2"), "0.1.9", "nginx", vnfd_id, drop=("deployment_vdu2.yaml",))
+    linked, linked_chart = chart_package(tacker_helm, str(tmp_path / "linked"), "0.1.8", "nginx", vnfd_id, extra=symlink_to_passwd)
+    no_vdu2, no_vdu2_chart = chart_package(tacker_helm, str(tmp_path / "no-vdu2"), "0.1.9", "nginx", vnfd_id, drop=("deployment_vdu2.yaml",))
 
     def with_params(**changes):
         body = json.loads(json.dumps(request))

@@ -217,7 +217,7 @@ SCENARIO = [
 ]
 
 
-def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_packages, helm_binary, tmp_path):
+def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_packages, tacker_helm, helm_binary, tmp_path):
     from labk8s import kubeapi  # tools/lab/k8s (conftest.py puts it on the path); not imported with the SCENARIO
 
     namespace = k8s_tenant.namespace
@@ -226,7 +226,7 @@ def test_every_kubernetes_example_runs_as_written(k8s_lab, k8s_tenant, tacker_pa
     for name in os.listdir(tacker_packages):
         if os.path.isdir(os.path.join(tacker_packages, name, "TOSCA-Metadata")):
             os.symlink(os.path.join(tacker_packages, name), packages / name)
-    os.symlink(os.path.join(os.path.dirname(tacker_packages), "tacker-helm", HELM_PACKAGE), packages / HELM_PACKAGE)
+    os.symlink(os.path.join(tacker_helm, HELM_PACKAGE), packages / HELM_PACKAGE)
     play = tmp_path / "play"
     play.mkdir()
     LAB_SERVER["url"] = kubeapi.Api(k8s_lab.kubeconfig).server
