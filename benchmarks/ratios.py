@@ -88,25 +88,23 @@ def fleet(forks, key):
     return ratio
 
 
-def fleet_wall(forks):
-    """A ratio getter: the fleet's wall time, the role over kubernetes.core (wall_s), one run: no range."""
-    get = fleet(forks, "wall_s")
-
+def single(get):
+    """A ratio getter of one figure (median, min and max alike): a ratio the file has no range for."""
     def ratio(data):
         value = get(data)
         return value, value, value
     return ratio
 
 
+def fleet_wall(forks):
+    """A ratio getter: the fleet's wall time, the role over kubernetes.core (wall_s), one run: no range."""
+    return single(fleet(forks, "wall_s"))
+
+
 def call(metric):
     """A ratio getter: module_call_cost's vnf_info over k8s_info (anchor.kubernetes.ratio.<metric>), a ratio of two
     medians: no range."""
-    get = at("anchor", "kubernetes", "ratio", metric)
-
-    def ratio_of(data):
-        value = get(data)
-        return value, value, value
-    return ratio_of
+    return single(at("anchor", "kubernetes", "ratio", metric))
 
 
 def ops(operation, metric, *rest):

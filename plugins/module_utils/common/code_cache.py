@@ -31,14 +31,16 @@ except ImportError:  # another interpreter: no cache
 # Entries are pruned to the newest KEEP when a write finds more than LIMIT: a few versions of the collection.
 LIMIT = 2000
 KEEP = 1000
-_state = {"directory": None, "memo": {}}
+_state = {"directory": None, "memo": {}, "pruned": False}
 
 
 def use():
     """Cache the compiled code of what this process imports from now on from a zip; True if the cache is in use."""
+    if _state["directory"]:
+        return True
     compile_source = getattr(zipimport, "_compile_source", None)
-    if _state["directory"] or compile_source is None or _fix_co_filename is None or not _from_zip():
-        return bool(_state["directory"])
+    if compile_source is None or _fix_co_filename is None or not _from_zip():
+        return False
     directory = _private_directory(cache_directory(os.environ))
     if directory is None:
         return False
@@ -117,7 +119,9 @@ def _store(header, code):
         with open(partial, "wb") as handle:
             handle.write(header + marshal.dumps(code))
         os.replace(partial, path)  # whole or not at all, whichever run writes it
-        _prune(_state["directory"])
+        if not _state["pruned"]:  # once a process: a new version writes all its files in its first call
+            _state["pruned"] = True
+            _prune(_state["directory"])
     except (OSError, ValueError):
         try:
             os.unlink(partial)

@@ -94,13 +94,10 @@ def stacks_named(conn, name):
 
 def kill_when(admin_conn, stack_name, done):
     """SIGKILL the module that runs the stack's op occ once ``done(instance)`` holds; that op occ."""
-    stack_ids = []
+    stack_id = admin_conn.orchestration.find_stack(stack_name, ignore_missing=False).id
 
     def ready():
-        if not stack_ids:
-            stack = admin_conn.orchestration.find_stack(stack_name)
-            stack_ids.extend([stack.id] if stack else [])
-        found = record_of(admin_conn, stack_name, stack_ids[0]) if stack_ids else None
+        found = record_of(admin_conn, stack_name, stack_id)
         occ = found[1][0] if found and found[1] else None
         return occ if occ and occ.get("lease") and occ["operationState"] == "PROCESSING" and done(found[0]) else None
 

@@ -122,7 +122,7 @@ def test_outside_a_zip_it_does_nothing():
 
 
 def test_where_the_cache_is():
-    assert code_cache.cache_directory({"HOME": "/h"}) == os.path.join(os.path.expanduser("~"), ".cache", "nfv.vnflcm", "code")
+    assert code_cache.cache_directory({}) == os.path.join(os.path.expanduser("~"), ".cache", "nfv.vnflcm", "code")
     assert code_cache.cache_directory({"XDG_CACHE_HOME": "/x"}) == "/x/nfv.vnflcm/code"
     assert code_cache.cache_directory({"NFV_VNFLCM_CODE_CACHE": "/c", "XDG_CACHE_HOME": "/x"}) == "/c"
     assert code_cache.cache_directory({"NFV_VNFLCM_CODE_CACHE": "Off"}) is None
