@@ -321,6 +321,12 @@ def test_heal_vdu1_then_terminate(lab, admin_conn, ansible_task):
     refused = ansible_task("vnf_delete", base)
     assert refused.get("failed") is True and "terminate it first" in refused["msg"], refused.get("msg")
     assert len(heat_writes(lab, stack_name)) == writes_before and len(stacks_named(admin_conn, stack_name)) == 1
+    # A terminate with bad input names the field and writes nothing.
+    for request, field in (({"terminationType": "SOFT"}, "terminationType"),
+                           ({"terminationType": "FORCEFUL", "gracefulTerminationTimeout": 30}, "gracefulTerminationTimeout")):
+        bad = ansible_task("vnf_terminate", dict(base, request=request))
+        assert bad.get("failed") is True and field in bad["msg"], bad.get("msg")
+    assert len(heat_writes(lab, stack_name)) == writes_before and len(stacks_named(admin_conn, stack_name)) == 1
     done = ansible_task("vnf_terminate", dict(base, request={"terminationType": "GRACEFUL", "gracefulTerminationTimeout": 30}))
     assert not done.get("failed"), done.get("msg")
     assert done["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED"
