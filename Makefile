@@ -31,12 +31,20 @@ venv-path:  ## print the venv's path
 
 # ---------------------------------------------------------------------------------------------
 # Staging: ansible-test and ansible-doc need a real ansible_collections/nfv/vnflcm tree.
+# KEEP_STAGE=1 keeps the staged tree as it is: make test stages once, then runs its parts from it side by side
+# (a part's re-stage would delete the tree under the other part's running tests).
+KEEP_STAGE ?=
 .PHONY: stage
+ifeq ($(KEEP_STAGE),)
 stage:  ## copy the collection's files into .tmp/collections/ansible_collections/nfv/vnflcm
 	rm -rf $(STAGE) && mkdir -p $(STAGE)
 	git ls-files -z -co --exclude-standard -- . ':!tools' ':!benchmarks' ':!.ci' \
 	  | xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' \
 	  | tar --null -T - -cf - | tar -xf - -C $(STAGE)
+else
+stage:
+	@test -d $(STAGE) || { echo "KEEP_STAGE is set but nothing is staged at $(STAGE)"; exit 1; }
+endif
 
 # ansible-test bootstraps pip in its per-test venvs with a script it downloads from a host this
 # machine cannot reach; the cached copy it looks for first is our offline stand-in.
@@ -271,14 +279,24 @@ demo-vm: venv stage lab-build-openstack  ## a VM-based VNF on the local OpenStac
 	  echo "demo-vm: rc=$$rc, $$(( $$(date +%s) - start )) s"; \
 	  if [ $$started = 1 ]; then $(OS_LAB) down; fi; exit $$rc
 
-checks: lint publish-check unit docs docs-lint sanity matrix  ## every check but the integration tests
+CHECKS := lint publish-check unit docs docs-lint sanity matrix
+checks: $(CHECKS)  ## every check but the integration tests
 
-# The checks use one core at a time: they run beside the integration tests (two make jobs), whose tests wait on
-# the labs much of the time. Each part's output shows when it ends (--output-sync): the integration tests' last.
+# make test: first what the integration tests need (the venv, the staged tree, the labs' builds, on both job slots),
+# then the integration tests on one slot from their first second and the checks one after another on the other
+# (they use one core at a time; the tests wait on the labs much of the time). Left to one `make -j2 integration checks`,
+# make filled both slots with checks and their venvs' first builds for minutes while the labs were ready.
+# The checks' output shows as they run, the integration tests' when they end (--output-sync).
+.PHONY: checks-in-turn
 test:  ## the whole suite (what CI runs): the integration tests side by side with the checks
-	@echo "make test: the integration tests side by side with the checks; each part's output shows when it ends"
-	@start=$$(date +%s); $(MAKE) --no-print-directory -j2 --output-sync=target integration checks; \
+	@echo "make test: the labs' builds, then the integration tests side by side with the checks"
+	@start=$$(date +%s); $(MAKE) --no-print-directory -j2 venv stage lab-build; \
+	  echo "make test: the labs are built ($$(( $$(date +%s) - start )) s); the integration tests and the checks start"; \
+	  $(MAKE) --no-print-directory -j2 --output-sync=target integration checks-in-turn KEEP_STAGE=1; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
+
+checks-in-turn:  # the checks one at a time (make test's second job slot); stops at the first that fails, as make does
+	@for check in $(CHECKS); do $(MAKE) --no-print-directory $$check KEEP_STAGE=$(KEEP_STAGE) || exit 1; done
 
 bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)
 	for b in benchmarks/*.py; do NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python $$b || exit 1; done

@@ -56,6 +56,12 @@ if ALERTMANAGER_LAB_DIR and ALERTMANAGER_LAB_DIR not in sys.path:
     sys.path.insert(0, ALERTMANAGER_LAB_DIR)
 
 
+def _warm_ansible():
+    """tests/integration/warm_ansible.py of the staged collection (on sys.path once ANSIBLE_COLLECTIONS_PATH is set)."""
+    from ansible_collections.nfv.vnflcm.tests.integration import warm_ansible
+    return warm_ansible
+
+
 class RunningTask:
     """A task started by ``ansible_task(..., background=True)``: ``wait()`` gives its registered result."""
 
@@ -93,10 +99,13 @@ def ansible_task(tmp_path):
         env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                    ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_CALLBACK_PLUGINS=CALLBACK_PLUGINS,
                    ANSIBLE_CALLBACKS_ENABLED="task_result", NFV_TASK_RESULT=str(out))
-        process = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        running = RunningTask(process, out)
-        return running if background else running.wait(timeout=3600)
+        argv = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)]
+        if background:
+            return RunningTask(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env), out)
+        done = _warm_ansible().run(argv, env, timeout=3600)
+        if not out.exists():
+            pytest.fail("ansible-playbook did not run the task:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))
+        return json.loads(out.read_text())
 
     return run
 
@@ -120,8 +129,7 @@ def ansible_play(tmp_path):
         playbook.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": tasks}]))
         env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                    ANSIBLE_PYTHON_INTERPRETER=sys.executable)
-        done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
-                              capture_output=True, text=True, env=env, check=False)
+        done = _warm_ansible().run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)], env)
         if not out.exists():
             pytest.fail("ansible-playbook did not run the tasks:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))
         return json.loads(out.read_text())

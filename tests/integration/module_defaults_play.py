@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import yaml
+
+from ansible_collections.nfv.vnflcm.tests.integration import warm_ansible
 
 UNSUPPORTED = "Unsupported parameters"
 
@@ -33,8 +34,7 @@ def run_with_group_defaults(tmp_path, defaults, tasks, env=None):
                                          "module_defaults": {"group/nfv.vnflcm.vnflcm": defaults}, "tasks": play_tasks}]))
     run_env = dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
                    ANSIBLE_PYTHON_INTERPRETER=sys.executable, **(env or {}))
-    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)],
-                          capture_output=True, text=True, env=run_env, check=False, timeout=1800)
+    done = warm_ansible.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)], run_env, timeout=1800)
     assert out.exists(), "ansible-playbook did not run the tasks:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:])
     results = json.loads(out.read_text())
     for task, result in zip(tasks, results):

@@ -1,0 +1,70 @@
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The tests' warm ansible-playbook runs (tests/integration/warm_ansible.py) answer as ansible-playbook does: its
+output, its exit code, the environment its modules see, runs side by side, a timeout; other settings start it as before."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import yaml
+
+from ansible_collections.nfv.vnflcm.tests.integration import warm_ansible
+
+PLAYBOOK = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
+
+
+@pytest.fixture
+def env():
+    return dict(os.environ, ANSIBLE_LOCALHOST_WARNING="false", ANSIBLE_INVENTORY_UNPARSED_WARNING="false",
+                ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+
+
+def play(path, tasks):
+    path.write_text(yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False, "tasks": tasks}]))
+    return str(path)
+
+
+def test_a_warm_run_answers_as_ansible_playbook_does(tmp_path, env):
+    playbook = play(tmp_path / "play.yml", [
+        {"ansible.builtin.command": "printenv NFV_WARM_PROBE", "register": "probe"},
+        {"ansible.builtin.debug": {"msg": "probe={{ probe.stdout }}"}},
+        {"ansible.builtin.fail": {"msg": "the end"}}])
+    env = dict(env, NFV_WARM_PROBE="first")
+    warm_ansible.run([PLAYBOOK, playbook], env)  # the warm process starts (its first run)
+    warm = warm_ansible.run([PLAYBOOK, playbook], dict(env, NFV_WARM_PROBE="second"))
+    cold = subprocess.run([PLAYBOOK, playbook], env=dict(env, NFV_WARM_PROBE="second"), capture_output=True, text=True, check=False)
+    assert (warm.returncode, cold.returncode) == (2, 2)
+    assert "probe=second" in warm.stdout and "the end" in warm.stdout
+    assert warm.stdout.splitlines()[-2:] == cold.stdout.splitlines()[-2:]
+    missing = warm_ansible.run([PLAYBOOK, str(tmp_path / "missing.yml")], env)
+    assert missing.returncode == 1 and "could not be found" in missing.stderr
+
+
+def test_runs_go_side_by_side_and_a_timeout_ends_one(tmp_path, env):
+    playbook = play(tmp_path / "sleep.yml", [{"ansible.builtin.command": "sleep 4"}])
+    warm_ansible.run([PLAYBOOK, play(tmp_path / "nothing.yml", [])], env)
+    codes = []
+    runs = [threading.Thread(target=lambda: codes.append(warm_ansible.run([PLAYBOOK, playbook], env).returncode)) for _index in range(3)]
+    started = time.monotonic()
+    for one in runs:
+        one.start()
+    for one in runs:
+        one.join()
+    assert codes == [0, 0, 0]
+    assert time.monotonic() - started < 11, "three 4-second runs took as long as one after another"
+    with pytest.raises(subprocess.TimeoutExpired):
+        warm_ansible.run([PLAYBOOK, playbook], env, timeout=1)
+
+
+def test_other_ansible_settings_get_a_warm_process_of_their_own(tmp_path, env):
+    playbook = play(tmp_path / "play.yml", [{"ansible.builtin.debug": {"msg": "{{ lookup('config', 'DEFAULT_FORKS') }}"}}])
+    assert '"msg": 5' in warm_ansible.run([PLAYBOOK, playbook], env).stdout
+    assert '"msg": 3' in warm_ansible.run([PLAYBOOK, playbook], dict(env, ANSIBLE_FORKS="3")).stdout
+    assert '"msg": 5' in warm_ansible.run([PLAYBOOK, playbook], env).stdout
