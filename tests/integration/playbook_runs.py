@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from ansible_collections.nfv.vnflcm.tests.integration import warm_ansible
 from ansible_collections.nfv.vnflcm.tests.integration.secret_leaks import leaks, module_environment
 
 OPERATIONS = ("instantiate", "scale", "scale_to_level", "heal", "terminate", "delete", "modify", "change_vnfpkg", "op_occ", "info")
@@ -175,25 +176,32 @@ class PlaybookDriver:
         (callbacks / "task_events.py").write_text(EVENTS_CALLBACK)
         self.callbacks = callbacks
 
-    def start(self, operation, variables):
+    def _job(self, operation, variables):
+        """The command line, the environment and the collector of a run."""
         ident = uuid.uuid4().hex[:8]
         extravars = self.work / "{0}-{1}.json".format(operation, ident)
         extravars.write_text(json.dumps(dict(variables, vnf_lifecycle_connection=self.connection)))
         events = self.work / "{0}-{1}.events".format(operation, ident)
         env = module_environment(dict(self.env, ANSIBLE_CALLBACK_PLUGINS=str(self.callbacks), ANSIBLE_CALLBACKS_ENABLED="task_events",
                                       NFV_TASK_EVENTS=str(events), ANSIBLE_COLLECTIONS_PATH=os.environ["ANSIBLE_COLLECTIONS_PATH"]))
-        process = subprocess.Popen([venv_bin("ansible-playbook"), "-i", "localhost,", "-e", "@" + str(extravars), "nfv.vnflcm." + operation],
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
 
         def collect(rc, stdout):
             lines = events.read_text().splitlines() if events.exists() else []
             status = "successful" if rc == 0 else "canceled" if rc < 0 else "failed"
             return PlaybookRun(status, rc, [json.loads(line) for line in lines], stdout)
 
+        return [venv_bin("ansible-playbook"), "-i", "localhost,", "-e", "@" + str(extravars), "nfv.vnflcm." + operation], env, collect
+
+    def start(self, operation, variables):
+        argv, env, collect = self._job(operation, variables)
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
         return Started(process, collect)
 
     def run(self, operation, variables, timeout=1800):
-        return self.start(operation, variables).finish(timeout)
+        """A run to its end, forked from a warm interpreter (tests/integration/warm_ansible.py): nothing signals it."""
+        argv, env, collect = self._job(operation, variables)
+        done = warm_ansible.run(argv, env, timeout=timeout, stderr_to_stdout=True)
+        return collect(done.returncode, done.stdout)
 
 
 def bearer_token_inputs(admin_kubeconfig, token):

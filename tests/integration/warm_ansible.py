@@ -103,19 +103,21 @@ def _warm_for(env, cwd):
         return warm
 
 
-def run(argv, env, cwd=None, timeout=None):
+def run(argv, env, cwd=None, timeout=None, stderr_to_stdout=False):
     """``subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)`` for an
-    ``ansible-playbook`` command line, forked from the warm process of these settings when one can be reached."""
+    ``ansible-playbook`` command line (``stderr=subprocess.STDOUT`` with ``stderr_to_stdout``), forked from the warm
+    process of these settings when one can be reached."""
     cwd = os.path.abspath(cwd or os.getcwd())
     deadline = time.monotonic() + 60
     connection = _warm_for(env, cwd).connect(deadline)
     if connection is None:
-        return subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+        return subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.PIPE,
+                              text=True, timeout=timeout, check=False)
     with connection, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr, \
             open(os.devnull, "rb") as stdin:
         request = json.dumps({"argv": list(argv), "env": env, "cwd": cwd}).encode()
         socket.send_fds(connection, [struct.pack("!q", len(request)) + request],
-                        [stdin.fileno(), stdout.fileno(), stderr.fileno()])
+                        [stdin.fileno(), stdout.fileno(), (stdout if stderr_to_stdout else stderr).fileno()])
         pid = _read_status(connection, 0)
         connection.settimeout(timeout)
         try:
