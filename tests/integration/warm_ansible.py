@@ -7,13 +7,14 @@ Each run is still a whole ``ansible-playbook``: a process of its own, its comman
 plugins and module payloads loaded, its exit code; what it no longer pays is what every start of the same command in
 the same settings repeated: the interpreter's start and Ansible's imports (about 0.7 CPU-s), the configuration read,
 and the AnsiballZ payload build of each module (0.3-0.6 CPU-s a module, now once a worker, as Ansible caches it in its
-controller temporary directory, which the forks share). The suite runs ansible-playbook over a thousand times.
+controller temporary directory, which the forks share). A run of the suite starts about 700 of them (640 tasks of
+``ansible_task``, the rest plays and the role's playbooks).
 
 A run goes to a warm process only when everything Ansible reads from its environment at start is what the warm process
 read: every variable but those only a module or the tests' callbacks read while running (``RUN_TIME_VARIABLES``), and
 the working directory (its ``ansible.cfg``). Anything else, and a warm process that cannot be reached, starts
-ansible-playbook as before. Runs a test interrupts (``background=True``) are never forked here: their process tree is
-the one the tests signal.
+ansible-playbook as before. Runs a test interrupts (``ansible_task(..., background=True)``, ``PlaybookDriver.start``)
+are never forked here: their process tree is the one the tests signal.
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ class _Warm:
     def __init__(self, env, cwd):
         self.folder = tempfile.mkdtemp(prefix="warm-ansible-")
         self.path = os.path.join(self.folder, "socket")
-        self.process = subprocess.Popen([sys.executable, os.path.abspath(__file__), self.path], env=env, cwd=cwd,
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=open(os.path.join(self.folder, "log"), "wb"))
+        with open(os.path.join(self.folder, "log"), "wb") as log:
+            self.process = subprocess.Popen([sys.executable, os.path.abspath(__file__), self.path], env=env, cwd=cwd,
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
 
     def connect(self, deadline):
         while time.monotonic() < deadline and self.process.poll() is None:
