@@ -298,8 +298,8 @@ test:  ## the whole suite (what CI runs): the labs' builds, then the integration
 	  $(MAKE) --no-print-directory -j2 --output-sync=target integration checks-in-turn KEEP_STAGE=1; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
 
-checks-in-turn:  # the checks one at a time (make test's second job slot); stops at the first that fails, as make does
-	@for check in $(CHECKS); do $(MAKE) --no-print-directory $$check KEEP_STAGE=$(KEEP_STAGE) || exit 1; done
+checks-in-turn:  # the checks one at a time (make test's second job slot; KEEP_STAGE goes down with MAKEFLAGS); stops at the first that fails
+	@for check in $(CHECKS); do $(MAKE) --no-print-directory $$check || exit 1; done
 
 bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)
 	for b in benchmarks/*.py; do NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python $$b || exit 1; done

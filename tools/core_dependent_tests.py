@@ -29,15 +29,14 @@ def module_file(root, dotted):
 def imports_of(root, path):
     """(reaches ansible-core directly, the collection's files it imports) of one file."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
+    package = path.relative_to(root).parent.parts
     names, files = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]) if package else ""
-                module = ".".join(filter(None, (base, node.module)))
+            if node.level:  # relative: level 1 is the file's own package, 2 its parent, ...
+                module = ".".join(package[:len(package) - node.level + 1] + ((node.module,) if node.module else ()))
                 names.append(PREFIX + module)
                 names.extend(PREFIX + module + "." + alias.name for alias in node.names)
             elif node.module:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -71,15 +72,7 @@ class _Warm:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-        for name in ("socket", "log"):
-            try:
-                os.unlink(os.path.join(self.folder, name))
-            except OSError:
-                pass
-        try:
-            os.rmdir(self.folder)
-        except OSError:
-            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 _warm = {}
