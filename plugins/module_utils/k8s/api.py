@@ -233,7 +233,7 @@ class KubeApi:
                 if error.status == 404 and missing_ok:
                     return None
                 if error.status == 409 and retried and not dry_run and method in ("POST", "PUT"):
-                    live = self._already_written(path if method == "PUT" else path + "/" + body["metadata"]["name"], body)
+                    live = self._already_written(path if method == "PUT" else path + "/" + body["metadata"]["name"], body, what)
                     if live is not None:
                         return live
                 # Right after an outage an apiserver may answer 401/403 until its authorizers have loaded again.
@@ -249,14 +249,12 @@ class KubeApi:
             retried = True
             self._sleep(delay)
 
-    def _already_written(self, path, body):
-        """The live object when it holds what ``body`` says (a repeated write whose first attempt went through), else None."""
-        try:
-            live = json.loads(self._client.call_api(path, "GET", header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
-                                                    _preload_content=False, _return_http_data_only=True,
-                                                    _request_timeout=REQUEST_TIMEOUT).data or b"null")
-        except (ApiException, Urllib3Error, OSError, http.client.HTTPException):
-            return None
+    def _already_written(self, path, body, what):
+        """The live object when it holds what ``body`` says (a repeated write whose first attempt went through), else None.
+
+        Read with the retries of any call: the connection that lost the write's answer may fail this read too, and a
+        write that went through must not be taken for another writer's (a run would give up an operation it holds)."""
+        live = self._call("GET", path, "read", what, missing_ok=True)
         return live if holds(live, body) else None
 
 

@@ -176,6 +176,19 @@ def test_a_repeated_create_that_finds_its_own_object_is_accepted():
         quick_api(first).create(body)
 
 
+def test_a_repeated_update_whose_check_read_fails_too_is_accepted_when_the_read_succeeds_again():
+    """The connection that lost a conditional replace's answer drops the read that checks it as well: the read is
+    retried, and the write that went through is not taken for another writer's."""
+    body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "vnflcm-1", "namespace": "ns1", "resourceVersion": "4"},
+            "spec": {"x": "eA=="}}
+    lost = OSError("connection reset")
+    transport = FlakyTransport([lost, api_error(409, "the object has been modified"), lost],
+                               live=dict(body, metadata=dict(body["metadata"], resourceVersion="5")))
+    written = quick_api(transport).replace(body)
+    assert written["metadata"]["resourceVersion"] == "5"
+    assert [method for method, _path, _body in transport.calls][-4:] == ["PUT", "PUT", "GET", "GET"]
+
+
 def test_dry_run_asks_the_server_without_storing_and_every_call_has_a_timeout():
     transport = RecordingTransport()
     api = KubeApi(transport)
