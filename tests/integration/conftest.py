@@ -14,6 +14,10 @@ import pytest
 import yaml
 
 
+# Every ansible-playbook the tests start (and those started by what they start: molecule sets its own) reads the
+# tests' Ansible settings, unless the caller chose a configuration file.
+os.environ.setdefault("ANSIBLE_CONFIG", os.path.join(os.path.dirname(os.path.abspath(__file__)), "ansible.cfg"))
+
 # Tests that drive module_utils directly import the staged collection, as Ansible would.
 for _path in filter(None, os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep)):
     if _path not in sys.path:
