@@ -118,6 +118,8 @@ class LeaseKeeper:
         self._thread = None
         self._instance = None
         self._history = None
+        # Writes that failed without a verdict (the connection dropped after retries): each may have gone through.
+        self._unsure = []
 
     def start(self, instance, history):
         """Record ``history[0]`` (the op occ starting to run) with a new lease; then keep it renewed."""
@@ -144,7 +146,7 @@ class LeaseKeeper:
                 head = dict(head, lease=current[LEASE])
             history = [head] + list(history[1:])
             try:
-                self.version = self.store.save(instance, history, self.version)
+                self.version = self._write(instance, history)
             except ConflictError as error:
                 if self._history is None:
                     raise  # the first write: another operation started first
@@ -153,6 +155,26 @@ class LeaseKeeper:
                 raise LeaseLost("write", "the record of VNF instance {0}".format(instance.get("id")), "this run stopped: " + self.lost)
             self._instance, self._history = instance, history
             return self.version
+
+    def _write(self, instance, history):
+        """The store's save. A conflict that one of this run's unsure writes explains (it went through, only its answer
+        was lost) is no takeover: the record's version is read from the store and the write made again."""
+        try:
+            try:
+                version = self.store.save(instance, history, self.version)
+            except ConflictError:
+                found = self.store.find(instance_id=instance.get("id")) if self._unsure else None
+                if found is None or not any(written_by(found, unsure) for unsure in self._unsure):
+                    raise
+                self.version = found.version
+                version = self.store.save(instance, history, self.version)
+        except ConflictError:
+            raise
+        except Exception:
+            self._unsure.append(history)
+            raise
+        self._unsure = []
+        return version
 
     def checkpoint(self, instance):
         """Record what the operation has done so far (``instance``), with the op occ as it is."""
@@ -202,6 +224,13 @@ class LeaseKeeper:
             self.lost = "its lease could not be renewed before it expired: {0}".format(error)
         self.interrupt(self.lost)
         return True
+
+
+def written_by(found, history):
+    """True when the record ``found`` is the write of ``history``: its op occ in the same state under the same lease
+    (a lease names one run and changes at each renewal; a takeover writes its own, or none)."""
+    head, mine = (found.op_occs or [{}])[0], history[0]
+    return bool(mine.get(LEASE)) and all(head.get(key) == mine.get(key) for key in ("id", "operationState", LEASE))
 
 
 def renewal_interval(seconds):

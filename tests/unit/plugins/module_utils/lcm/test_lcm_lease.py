@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import RecordStore
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common import runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import lease
 
@@ -156,3 +156,45 @@ def test_a_released_lease_is_renewed_no_more():
     store.fail_with = OSError("The Stack could not be found")
     threading.Event().wait(1.5)  # longer than one renewal interval (1 s for a 3 s lease)
     assert keeper.renewals == 0 and not reasons and keeper.lost is None
+
+
+class LossyStore(RecordStore):
+    """A record store whose next write goes through but loses its answer, as over a connection that dropped."""
+
+    def __init__(self):
+        self.record = None
+        self.version = 0
+        self.lose_answer = False
+
+    def save(self, instance, op_occs, version):
+        if version != (self.version or None):
+            raise ConflictError("update", "Secret vnflcm-x", "the object has been modified")
+        self.version += 1
+        self.record = Found(instance, [dict(item) for item in op_occs], self.version)
+        if self.lose_answer:
+            self.lose_answer = False
+            raise OSError("connection reset")
+        return self.version
+
+    def find(self, instance_id=None, name=None):
+        return self.record
+
+
+def test_a_write_whose_answer_was_lost_is_not_taken_for_another_runs():
+    store = LossyStore()
+    keeper = lease.LeaseKeeper(store, None, 60, now=lambda: NOW, interrupt=lambda reason: None, runner=RUNNER)
+    keeper.start({"id": "vnf"}, [{"id": "occ-1", "operationState": "PROCESSING"}])
+    store.lose_answer = True
+    keeper.now = lambda: NOW + datetime.timedelta(seconds=20)
+    assert keeper._renew() is False and keeper.lost is None  # went through; this run cannot tell yet
+    keeper.checkpoint({"id": "vnf", "more": 1})
+    assert keeper.lost is None and keeper.version == 3 and store.record.instance == {"id": "vnf", "more": 1}
+    # A takeover after a write of this run whose answer was lost: the record has the other run's lease, so it is one.
+    store.lose_answer = True
+    with pytest.raises(OSError):
+        keeper.checkpoint({"id": "vnf", "more": 2})
+    store.record = Found({"id": "vnf"}, [running(lease=lease.new_lease(dict(RUNNER, runId="run-2"), NOW, 60))], 5)
+    store.version = 5
+    with pytest.raises(lease.LeaseLost):
+        keeper.checkpoint({"id": "vnf", "more": 3})
+    assert "another run wrote the record" in keeper.lost
