@@ -110,20 +110,26 @@ def resolve_images(vim, nfv, flavour, request, cache=None, what=INSTANTIATE_VNF_
 
 def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST):
     patch = ((request.get("additionalParams") or {}).get("nfv") or {}).get("VDU") or {}
-    checked = set()
+    known = None
     for key, entry in sorted((nfv.get("VDU") or {}).items()):
         flavor = (entry or {}).get("computeFlavourId")
-        if not flavor or flavor in checked:
+        if not flavor:
             continue
-        with sdk_errors("find", "flavor {0!r}".format(flavor)):
-            exists = vim.conn.compute.find_flavor(flavor, ignore_missing=True) is not None
-        if not exists:
+        if known is None:
+            # One listing for every flavour named, where a find costs three requests (by id, the list, the match).
+            with sdk_errors("list", "Nova flavors"):
+                known = set(name for found in vim.conn.compute.flavors(details=False) for name in (found.id, found.name))
+        if flavor not in known:
+            # Not listed: perhaps a private flavor that only its id finds.
+            with sdk_errors("find", "flavor {0!r}".format(flavor)):
+                if vim.conn.compute.find_flavor(flavor, ignore_missing=True) is not None:
+                    known.add(flavor)
+                    continue
             if "computeFlavourId" in (patch.get(key) or {}):
                 source, field = what, "additionalParams.nfv.VDU.{0}.computeFlavourId".format(key)
             else:
                 source, field = "VNF package", "{0}.requested_additional_capability_name".format(heat_template.split_vnfc_name(key)[0])
             raise ValidationError(source, field, "Nova flavor {0!r} does not exist".format(flavor))
-        checked.add(flavor)
 
 
 def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST, nfv_patch=None, placeholders=None, patch_source=None):
