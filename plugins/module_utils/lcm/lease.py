@@ -157,17 +157,10 @@ class LeaseKeeper:
             return self.version
 
     def _write(self, instance, history):
-        """The store's save. A conflict that one of this run's unsure writes explains (it went through, only its answer
-        was lost) is no takeover: the record's version is read from the store and the write made again."""
+        """The store's save; a write that fails without a verdict (not a conflict) is kept as one that may have gone
+        through."""
         try:
-            try:
-                version = self.store.save(instance, history, self.version)
-            except ConflictError:
-                found = self.store.find(instance_id=instance.get("id")) if self._unsure else None
-                if found is None or not any(written_by(found, unsure) for unsure in self._unsure):
-                    raise
-                self.version = found.version
-                version = self.store.save(instance, history, self.version)
+            version = self._save_explaining_conflicts(instance, history)
         except ConflictError:
             raise
         except Exception:
@@ -175,6 +168,18 @@ class LeaseKeeper:
             raise
         self._unsure = []
         return version
+
+    def _save_explaining_conflicts(self, instance, history):
+        """A conflict that one of this run's unsure writes explains (it went through, only its answer was lost) is no
+        takeover: the record's version is read from the store and the write made again."""
+        try:
+            return self.store.save(instance, history, self.version)
+        except ConflictError:
+            found = self.store.find(instance_id=instance.get("id")) if self._unsure else None
+            if found is None or not any(written_by(found, unsure) for unsure in self._unsure):
+                raise
+        self.version = found.version
+        return self.store.save(instance, history, self.version)
 
     def checkpoint(self, instance):
         """Record what the operation has done so far (``instance``), with the op occ as it is."""
