@@ -380,6 +380,8 @@ def test_level_2_with_managed_internal_vl(lab, admin_conn, ansible_task, package
     (lambda r: r["extVirtualLinks"][0]["extCps"][1]["cpConfig"]["VDU2_CP1_1"]["cpProtocolData"][0]["ipOverEthernet"]["ipAddresses"][0].update(
         subnetId="no-such-subnet"), "subnetId"),
     (lambda r: r.update(additionalParams={"nfv": {"VDU": {"VDU1-0": {"vcImageId": "no-such-image"}}}}), "additionalParams.nfv.VDU.VDU1-0.vcImageId"),
+    (lambda r: r.update(additionalParams={"nfv": {"VDU": {"VDU1-0": {"computeFlavourId": "no-such-flavor"}}}}),
+     "additionalParams.nfv.VDU.VDU1-0.computeFlavourId: Nova flavor 'no-such-flavor' does not exist"),
     (lambda r: r.update(vimConnectionInfo=vim_connection("http://127.0.0.1:1/v3", password="p" * (1024 * 1024))),
      "request.vimConnectionInfo.vim1.accessInfo.password: is 1048576 characters long, more than the limit of 65536"),
     # One VIM per instance: a Keystone other than the cloud's (the module connects to the cloud option's).
