@@ -67,7 +67,8 @@ def _warm_ansible():
 
 
 class RunningTask:
-    """A task started by ``ansible_task(..., background=True)``: ``wait()`` gives its registered result."""
+    """A task started by ``ansible_task(..., background=True)``: ``wait()`` gives its registered result; ``process`` is
+    its ansible-playbook process (warm_ansible.Started, else a subprocess.Popen)."""
 
     def __init__(self, process, out):
         self.process = process
@@ -105,7 +106,10 @@ def ansible_task(tmp_path):
                    ANSIBLE_CALLBACKS_ENABLED="task_result", NFV_TASK_RESULT=str(out))
         argv = [os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), str(playbook)]
         if background:
-            return RunningTask(subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env), out)
+            started = _warm_ansible().start(argv, env)
+            if started is None:
+                started = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            return RunningTask(started, out)
         done = _warm_ansible().run(argv, env, timeout=3600)
         if not out.exists():
             pytest.fail("ansible-playbook did not run the task:\n{0}\n{1}".format(done.stdout[-3000:], done.stderr[-3000:]))

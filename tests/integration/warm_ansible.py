@@ -13,8 +13,9 @@ controller temporary directory, which the forks share). A run of the suite start
 A run goes to a warm process only when everything Ansible reads from its environment at start is what the warm process
 read: every variable but those only a module or the tests' callbacks read while running (``RUN_TIME_VARIABLES``), and
 the working directory (its ``ansible.cfg``). Anything else, and a warm process that cannot be reached, starts
-ansible-playbook as before. Runs a test interrupts (``ansible_task(..., background=True)``, ``PlaybookDriver.start``)
-are never forked here: their process tree is the one the tests signal.
+ansible-playbook as before. ``start`` forks a run without waiting for it (``ansible_task(..., background=True)``, which
+kill tests and crash sweeps interrupt): its pid is the ansible-playbook process whose descendants run the modules, as
+with a run started cold. ``PlaybookDriver.start`` is never forked here: its tests signal a whole process group.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -35,7 +37,8 @@ import traceback
 
 # Read by the module processes (which inherit the run's environment) or the tests' callbacks, never by Ansible's start.
 RUN_TIME_VARIABLES = ("PYTEST_", "NFV_", "K8S_AUTH_", "KUBECONFIG", "OS_")
-# Warm processes a pytest worker keeps at most (one per set of settings).
+# Warm processes a pytest worker keeps at most (one per set of settings), unless more have runs in flight: a warm
+# process stopped under a run it forked would lose that run's exit status.
 MOST_WARM = 3
 _STATUS = struct.Struct("!iq")  # (kind, value): kind 0 = the run's pid, 1 = its wait status
 
@@ -50,6 +53,7 @@ class _Warm:
     def __init__(self, env, cwd):
         self.folder = tempfile.mkdtemp(prefix="warm-ansible-")
         self.path = os.path.join(self.folder, "socket")
+        self.in_flight = 0  # runs forked and not yet seen to end (guarded by _lock)
         with open(os.path.join(self.folder, "log"), "wb") as log:
             self.process = subprocess.Popen([sys.executable, os.path.abspath(__file__), self.path], env=env, cwd=cwd,
                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
@@ -91,9 +95,11 @@ def _warm_for(env, cwd):
     with _lock:
         warm = _warm.get(key)
         if warm is None or warm.process.poll() is not None:
-            if warm is None and len(_warm) >= MOST_WARM:
-                _warm.pop(next(iter(_warm))).stop()
+            idle = [other for other, kept in _warm.items() if kept.in_flight == 0]
+            if warm is None and len(_warm) >= MOST_WARM and idle:
+                _warm.pop(idle[0]).stop()
             warm = _warm[key] = _Warm(env, cwd)
+        warm.in_flight += 1
         return warm
 
 
@@ -101,29 +107,91 @@ def run(argv, env, cwd=None, timeout=None, stderr_to_stdout=False):
     """``subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)`` for an
     ``ansible-playbook`` command line (``stderr=subprocess.STDOUT`` with ``stderr_to_stdout``), forked from the warm
     process of these settings when one can be reached."""
+    started = start(argv, env, cwd, stderr_to_stdout)
+    if started is None:
+        return subprocess.run(argv, env=env, cwd=os.path.abspath(cwd or os.getcwd()), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.PIPE, text=True, timeout=timeout, check=False)
+    try:
+        out, err = started.communicate(timeout)
+    except subprocess.TimeoutExpired:
+        started.kill()
+        started.wait(60)  # its end seen: the warm process has no run in flight left
+        raise
+    return subprocess.CompletedProcess(argv, started.returncode, out, err)
+
+
+def start(argv, env, cwd=None, stderr_to_stdout=False):
+    """An ``ansible-playbook`` run forked from the warm process of these settings, not waited for (a :class:`Started`),
+    or None when no warm process can be reached."""
     cwd = os.path.abspath(cwd or os.getcwd())
-    deadline = time.monotonic() + 60
-    connection = _warm_for(env, cwd).connect(deadline)
+    warm = _warm_for(env, cwd)
+    connection = warm.connect(time.monotonic() + 60)
     if connection is None:
-        return subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.PIPE,
-                              text=True, timeout=timeout, check=False)
-    with connection, tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr, \
-            open(os.devnull, "rb") as stdin:
+        _landed(warm)
+        return None
+    stdout, stderr = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    with open(os.devnull, "rb") as stdin:
         request = json.dumps({"argv": list(argv), "env": env, "cwd": cwd}).encode()
         socket.send_fds(connection, [struct.pack("!q", len(request)) + request],
                         [stdin.fileno(), stdout.fileno(), (stdout if stderr_to_stdout else stderr).fileno()])
+    try:
         pid = _read_status(connection, 0)
-        connection.settimeout(timeout)
-        try:
-            status = _read_status(connection, 1)
-        except socket.timeout:
-            os.kill(pid, signal.SIGKILL)
-            raise subprocess.TimeoutExpired(argv, timeout)
-        stdout.seek(0)
-        stderr.seek(0)
-        out, err = stdout.read().decode("utf-8", "replace"), stderr.read().decode("utf-8", "replace")
-    returncode = os.waitstatus_to_exitcode(status)
-    return subprocess.CompletedProcess(argv, returncode, out, err)
+    except BaseException:
+        _landed(warm)
+        raise
+    return Started(argv, warm, connection, pid, stdout, stderr)
+
+
+def _landed(warm):
+    with _lock:
+        warm.in_flight -= 1
+
+
+class Started:
+    """A run forked from a warm process, with what tests use of ``subprocess.Popen``: ``pid`` (the ansible-playbook
+    process, whose descendants run the modules), ``poll``, ``wait``, ``communicate`` (text), ``returncode``, ``kill``.
+    Its exit status comes over the connection from the warm process, its parent."""
+
+    def __init__(self, argv, warm, connection, pid, stdout, stderr):
+        self.args = argv
+        self._warm = warm
+        self.pid = pid
+        self.returncode = None
+        self._connection = connection
+        self._files = (stdout, stderr)
+
+    def poll(self):
+        if self.returncode is None and select.select([self._connection], [], [], 0)[0]:
+            self._ended(_read_status(self._connection, 1))
+        return self.returncode
+
+    def wait(self, timeout=None):
+        if self.returncode is None:
+            if not select.select([self._connection], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            self._ended(_read_status(self._connection, 1))
+        return self.returncode
+
+    def communicate(self, timeout=None):
+        self.wait(timeout)
+        return tuple(handle.read().decode("utf-8", "replace") for handle in self._files)
+
+    def send_signal(self, signum):
+        if self.returncode is None:
+            os.kill(self.pid, signum)
+
+    def kill(self):
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self):
+        self.send_signal(signal.SIGTERM)
+
+    def _ended(self, status):
+        self.returncode = os.waitstatus_to_exitcode(status)
+        _landed(self._warm)
+        self._connection.close()
+        for handle in self._files:
+            handle.seek(0)
 
 
 def _read_status(connection, kind):

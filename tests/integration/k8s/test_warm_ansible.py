@@ -7,6 +7,7 @@ output, its exit code, the environment its modules see, runs side by side, a tim
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -15,6 +16,8 @@ import pytest
 import yaml
 
 from ansible_collections.nfv.vnflcm.tests.integration import warm_ansible
+from ansible_collections.nfv.vnflcm.tests.integration.crash_sweep import module_process
+from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
 
 PLAYBOOK = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
 
@@ -71,3 +74,30 @@ def test_other_ansible_settings_get_a_warm_process_of_their_own(tmp_path, env):
     assert '"msg": 5' in warm_ansible.run([PLAYBOOK, playbook], env).stdout
     assert '"msg": 3' in warm_ansible.run([PLAYBOOK, playbook], dict(env, ANSIBLE_FORKS="3")).stdout
     assert '"msg": 5' in warm_ansible.run([PLAYBOOK, playbook], env).stdout
+
+
+def test_a_started_run_is_watched_and_killed_as_a_process_started_cold_is(tmp_path, env):
+    # What kill tests and crash sweeps do with ansible_task(..., background=True): find the module under the run's pid,
+    # kill it, wait for the run's end and output.
+    started = warm_ansible.start([PLAYBOOK, play(tmp_path / "long.yml", [{"ansible.builtin.command": "sleep 300"}])], env)
+    assert started is not None and started.poll() is None
+    with pytest.raises(subprocess.TimeoutExpired):
+        started.wait(timeout=0.1)
+    module = wait_for(lambda: module_process(started.pid, "command"), "the command module under the run", timeout=120)
+    os.kill(module, signal.SIGKILL)
+    stdout, _stderr = started.communicate(timeout=120)
+    assert started.returncode == 2 and started.poll() == 2 and "FAILED!" in stdout
+
+
+def test_a_warm_process_with_a_run_in_flight_is_not_stopped_for_other_settings(tmp_path, env):
+    # A background run outlives the arrival of more sets of settings than a worker keeps warm: the warm process that
+    # forked it must stay until it ends, or the run's exit status is lost ("closed the connection").
+    go = tmp_path / "go"
+    started = warm_ansible.start([PLAYBOOK, play(tmp_path / "held.yml", [{"ansible.builtin.wait_for": {"path": str(go), "timeout": 300}}])],
+                                 dict(env, ANSIBLE_FORKS="7"))
+    quick = play(tmp_path / "quick.yml", [{"ansible.builtin.debug": {"msg": "quick"}}])
+    for forks in range(2, 3 + warm_ansible.MOST_WARM):
+        assert warm_ansible.run([PLAYBOOK, quick], dict(env, ANSIBLE_FORKS=str(forks))).returncode == 0
+    go.touch()
+    started.communicate(timeout=120)
+    assert started.returncode == 0
