@@ -3,7 +3,10 @@
 admin, through the clouds nfvlab and nfvlab-admin), then every server.
 
 `make integration` runs it on a lab it has just started itself (its warm databases keep what a killed run left: stacks
-with their server groups and volume types, whose fixed names, e.g. VDU1-multi, then fail the next run's stacks).
+with their server groups and volume types, whose fixed names, e.g. VDU1-multi, then fail the next run's stacks). A
+stack whose delete fails on a volume left "reserved" for a server Nova no longer has (a boot from volume cut short when
+the stack's create failed: Cinder then refuses the volume's delete for good) is deleted again once those reservations
+are released.
 Needs openstacksdk (the collection venv) and the lab's clouds.yaml:
 
     python3 tools/lab/openstack/purge.py [--timeout 600]
@@ -39,6 +42,25 @@ def wait_until(what, left, timeout):
         time.sleep(2)
 
 
+# Cinder's attachments API (its microversion 3.27): a reservation Nova made for a server it no longer has.
+ATTACHMENTS = {"OpenStack-API-Version": "volume 3.27"}
+
+
+def release_reserved_volumes(conn):
+    """Delete the attachments of volumes held for servers Nova no longer has; how many were deleted."""
+    servers = {server.id for server in conn.compute.servers(all_projects=True)}
+    released = 0
+    for volume in conn.block_storage.volumes(all_projects=True):
+        if volume.status not in ("reserved", "attaching", "detaching"):
+            continue
+        listed = conn.block_storage.get(f"/attachments?all_tenants=1&volume_id={volume.id}", headers=ATTACHMENTS)
+        for attachment in listed.json().get("attachments", []):
+            if attachment.get("instance") not in servers:
+                conn.block_storage.delete(f"/attachments/{attachment['id']}", headers=ATTACHMENTS)
+                released += 1
+    return released
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=600)
@@ -50,11 +72,16 @@ def main(argv=None):
         """The top-level stacks of both projects, by id (an admin may be shown another project's too)."""
         return {stack.id: (each, stack) for each in projects for stack in each.orchestration.stacks()}.values()
 
-    found = stacks()
-    for each, stack in found:
-        each.orchestration.delete_stack(stack, ignore_missing=True)
-    wait_until("stacks", lambda: {stack.name for _, stack in stacks() if stack.status != "DELETE_FAILED"}, timeout)
-    failed = [stack.name for _, stack in stacks()]
+    def delete_stacks():
+        for each, stack in stacks():
+            each.orchestration.delete_stack(stack, ignore_missing=True)
+        wait_until("stacks", lambda: {stack.name for _, stack in stacks() if stack.status != "DELETE_FAILED"}, timeout)
+        return [stack.name for _, stack in stacks()]
+
+    found = list(stacks())
+    failed = delete_stacks()
+    if failed and release_reserved_volumes(conn):
+        failed = delete_stacks()
     servers = list(conn.compute.servers(all_projects=True))
     for server in servers:
         conn.compute.delete_server(server, ignore_missing=True, force=True)
