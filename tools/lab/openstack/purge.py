@@ -72,16 +72,17 @@ def main(argv=None):
         """The top-level stacks of both projects, by id (an admin may be shown another project's too)."""
         return {stack.id: (each, stack) for each in projects for stack in each.orchestration.stacks()}.values()
 
-    def delete_stacks():
-        for each, stack in stacks():
+    def delete_stacks(listed):
+        """Delete the stacks listed; the names of those whose delete failed."""
+        for each, stack in listed:
             each.orchestration.delete_stack(stack, ignore_missing=True)
         wait_until("stacks", lambda: {stack.name for _, stack in stacks() if stack.status != "DELETE_FAILED"}, timeout)
         return [stack.name for _, stack in stacks()]
 
     found = list(stacks())
-    failed = delete_stacks()
+    failed = delete_stacks(found)
     if failed and release_reserved_volumes(conn):
-        failed = delete_stacks()
+        failed = delete_stacks(stacks())
     servers = list(conn.compute.servers(all_projects=True))
     for server in servers:
         conn.compute.delete_server(server, ignore_missing=True, force=True)

@@ -119,14 +119,14 @@ def plan_change_pkg(vim: HeatVim, store: RecordStore, found: Found, package: Any
     placeholders = nfv_params.ports_set_by_nfv(flavour, request.get("extVirtualLinks") or [], counts, nfv_patch, WHAT, form)
     port_lines = check_connectivity(vim, request, WHAT, nfv_patch, placeholders)
     named = change_pkg.desired_stack(flavour, base_template, files, request, private["request"], private["vnfcs"], form=form)
-    check_flavours(vim, named["nfv"], request, WHAT)
+    flavors = check_flavours(vim, named["nfv"], request, WHAT)
     images = resolve_images(vim, named["nfv"], flavour, request, what=WHAT)
     desired = dict(named, nfv=nfv_params.with_image_ids(named["nfv"], images))
     effective = change_pkg.effective_request(private["request"], request, sol_change_pkg.new_flavour(new_vnfd, instance))
     made = None
     if script:
         desired = scripted_change(vim, package, script, request, instance, old_form, waits)
-        check_flavours(vim, desired["nfv"], request, WHAT)
+        check_flavours(vim, desired["nfv"], request, WHAT, known=flavors)
         made = {"script": script["path"], "class": script["class"], "stack": {"template": desired["template"], "nfv": desired["nfv"]},
                 "request": effective, "vnfcs": private["vnfcs"]}
     new_private = {

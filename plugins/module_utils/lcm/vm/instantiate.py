@@ -107,12 +107,12 @@ def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: O
     private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
     script = user_data_policy.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
-    check_flavours(vim, names_nfv, request)
+    flavors = check_flavours(vim, names_nfv, request)
     private["images"] = resolve_images(vim, names_nfv, flavour, request)
     template, nfv = desired_stack(private, indexes, private["images"])
     if script:
         template, files, nfv = scripted_stack(package, script, request, instance, private, indexes, files, waits)
-        check_flavours(vim, nfv, request)
+        check_flavours(vim, nfv, request, known=flavors)
     name_of_stack = stack_name(instance["id"])
     plan = {
         "operation": occ.INSTANTIATE,

@@ -108,9 +108,11 @@ def resolve_images(vim, nfv, flavour, request, cache=None, what=INSTANTIATE_VNF_
     return found
 
 
-def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST):
+def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST, known=None):
+    """Every computeFlavourId of ``nfv`` must be a Nova flavor (ValidationError naming the field). Returns the flavors
+    found so far (ids and names), which a second check of the same operation (the stack a user-data script made) takes
+    as ``known`` instead of listing Nova's flavors again."""
     patch = ((request.get("additionalParams") or {}).get("nfv") or {}).get("VDU") or {}
-    known = None
     for key, entry in sorted((nfv.get("VDU") or {}).items()):
         flavor = (entry or {}).get("computeFlavourId")
         if not flavor:
@@ -130,6 +132,7 @@ def check_flavours(vim, nfv, request, what=INSTANTIATE_VNF_REQUEST):
             else:
                 source, field = "VNF package", "{0}.requested_additional_capability_name".format(heat_template.split_vnfc_name(key)[0])
             raise ValidationError(source, field, "Nova flavor {0!r} does not exist".format(flavor))
+    return known
 
 
 def check_connectivity(vim, request, what=INSTANTIATE_VNF_REQUEST, nfv_patch=None, placeholders=None, patch_source=None):
