@@ -53,11 +53,28 @@ REQUEST = {
 }
 
 
+def heat_log_lines(lab, text):
+    """The lines of Heat's request log that contain ``text``, in order.
+
+    The log holds every request of the lab's run (tens of MB by the end of a suite), and the tests ask it hundreds of
+    times: the text is found by substring search over the bytes, and only the lines it is on are decoded.
+    """
+    log = (lab.state_dir / "log" / "heat.log").read_bytes()
+    needle, lines, at = text.encode(), [], 0
+    while True:
+        found = log.find(needle, at)
+        if found < 0:
+            return lines
+        start, end = log.rfind(b"\n", 0, found) + 1, log.find(b"\n", found)
+        end = len(log) if end < 0 else end
+        lines.append(log[start:end].decode(errors="replace"))
+        at = end
+
+
 def heat_writes(lab, stack_name):
     """Writes (POST/PATCH/PUT/DELETE) Heat logged for one stack: Heat's own request log (a preview writes nothing)."""
-    log = (lab.state_dir / "log" / "heat.log").read_text(errors="replace")
-    pattern = r'"(POST|PATCH|PUT|DELETE) /v1/[^/]+/stacks/{0}[/ ]'.format(re.escape(stack_name))
-    return [line for line in log.splitlines() if re.search(pattern, line) and "/preview " not in line]
+    pattern = re.compile(r'"(POST|PATCH|PUT|DELETE) /v1/[^/]+/stacks/{0}[/ ]'.format(re.escape(stack_name)))
+    return [line for line in heat_log_lines(lab, "/stacks/" + stack_name) if pattern.search(line) and "/preview " not in line]
 
 
 def keystone_url(lab, cloud=CLOUD):

@@ -29,6 +29,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     change,
     cp_config,
     first_vnfc_changed,
+    heat_log_lines,
     heat_writes,
     info_of,
     instantiate,
@@ -331,9 +332,8 @@ def member_hook(path, fail_for, fault, log):
 
 def group_stack_updates(lab, stack_name):
     """PATCHes Heat logged for the nested stack of the stack's scaling group VDU1_scale_group (named after the stack)."""
-    log = (lab.state_dir / "log" / "heat.log").read_text(errors="replace")
-    pattern = r'"PATCH /v1/[^/]+/stacks/{0}-VDU1_scale_group-[a-z0-9]+/'.format(re.escape(stack_name))
-    return [line for line in log.splitlines() if re.search(pattern, line)]
+    pattern = re.compile(r'"PATCH /v1/[^/]+/stacks/{0}-VDU1_scale_group-[a-z0-9]+/'.format(re.escape(stack_name)))
+    return [line for line in heat_log_lines(lab, "/stacks/{0}-VDU1_scale_group-".format(stack_name)) if pattern.search(line)]
 
 
 def flavours_and_images(conn, server_ids):

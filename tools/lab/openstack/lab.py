@@ -294,6 +294,13 @@ def write_ini(path, sections):
     path.write_text('\n'.join(lines))
 
 
+def rotate_logs(folder):
+    """Each start writes fresh logs; the last start's are kept as ``<name>.log.1``. The state folder outlives the runs,
+    and tests read Heat's request log whole: grown over many runs (hundreds of MB) it slowed every later run."""
+    for path in folder.glob('*.log'):
+        path.replace(path.with_name(path.name + '.1'))
+
+
 def show_logs(state, names, lines=30):
     for f in [state / 'log' / f'{n}{suffix}.log' for n in names for suffix in ('', '-app')]:
         if f.exists():
@@ -383,6 +390,7 @@ class Lab:
             self.info = {}
         for d in (self.etc, self.data, self.logs):
             d.mkdir(parents=True, exist_ok=True)
+        rotate_logs(self.logs)
         self.procs = Procs(self.state)
         self.choose_ports()
         self.save(tier=self.tier, venv=str(self.venv), ports=self.ports, ready=False,
