@@ -669,10 +669,11 @@ class Lab:
 
     # ---- databases and keystone
 
-    def manage(self, *cmd):
+    def manage(self, *cmd, ok=(0,)):
+        """Run a service's command from the lab venv (``ok``: the exit codes that mean success); its stdout."""
         t0 = time.monotonic()
         out = run([self.bin / cmd[0], *cmd[1:]], check=False, capture_output=True, text=True)
-        if out.returncode != 0:
+        if out.returncode not in ok:
             raise LabError(f'{" ".join(map(str, cmd))} failed:\n{out.stdout}{out.stderr}')
         words = [str(c) for c in cmd if not str(c).startswith('-') and '/' not in str(c)]
         log(f'{" ".join(words)} ({time.monotonic() - t0:.0f} s)')

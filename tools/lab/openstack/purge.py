@@ -15,7 +15,6 @@ Needs openstacksdk (the collection venv) and the lab's clouds.yaml:
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -64,20 +63,20 @@ def release_reserved_volumes(conn):
 
 
 # The services' own purges of rows marked deleted (heat: stacks deleted, with their events, resources and templates;
-# nova: instances deleted, with their actions, faults and info caches), each with its service's configuration.
-PURGES = (("heat-manage", "heat/heat.conf", "purge_deleted", "-g", "days", "0"),
-          ("nova-manage", "nova/nova.conf", "db", "archive_deleted_rows", "--purge", "--all-cells", "--until-complete"))
+# nova: instances deleted, with their actions, faults and info caches): (command, its configuration, arguments, the
+# exit codes that mean success; nova-manage archive_deleted_rows exits 1 when it archived rows, 0 when there were none).
+PURGES = (("heat-manage", "heat/heat.conf", ("purge_deleted", "-g", "days", "0"), (0,)),
+          ("nova-manage", "nova/nova.conf", ("db", "archive_deleted_rows", "--purge", "--all-cells", "--until-complete"), (0, 1)))
 
 
 def purge_deleted_rows():
-    """Run the services' purges; the commands that failed, with the end of their output."""
-    failed = []
-    for command, conf, *args in PURGES:
-        done = subprocess.run([str(lab.venv_dir() / "bin" / command), "--config-file", str(lab.state_dir() / "etc" / conf), *args],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        # nova-manage archive_deleted_rows exits 1 when it archived rows, 0 when there were none.
-        if done.returncode not in (0, 1):
-            failed.append(f"{command} {args[0]}: rc={done.returncode} {done.stdout[-300:]}")
+    """Run the services' purges; the errors of those that failed."""
+    services, failed = lab.Lab(2), []
+    for command, conf, args, ok in PURGES:
+        try:
+            services.manage(command, "--config-file", services.etc / conf, *args, ok=ok)
+        except lab.LabError as error:
+            failed.append(str(error)[-300:])
     return failed
 
 
