@@ -9,12 +9,32 @@ It lives below the VIM packages so that neither needs the engine (lcm/) to defin
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, List, NamedTuple, Optional
+from typing import Any, Callable, List, NamedTuple, Optional, TypedDict
 
 # The key of instantiatedVnfInfo.metadata that holds a driver's private record state, and in it, where a store that keeps
 # an operation's way back in the record keeps it (the key a change of package on Heat has always used).
 PRIVATE = "vnflcm"
 ROLLBACK_KEY = "change"
+
+
+class PrivateState(TypedDict, total=False):
+    """The keys of the private state (``instantiatedVnfInfo.metadata[PRIVATE]``) every driver keeps; each driver's own
+    layout adds its keys to these: lcm/cnf/state.py (Kubernetes manifests), lcm/helm/state.py (Helm charts),
+    lcm/vm/state.py (OpenStack Heat). No SOL003 reader needs any of it; interface scripts are given the record without it."""
+
+    # The flavour's sizing rules (lcm/common.py sizing_rules; Heat's adds what rebuilds its stack): written by
+    # instantiate and change of package, read by scale, heal, their resumes and closed_loop.py's alerts, which have no package.
+    flavour: dict
+    # What made the instantiate the one it was (its flavour, level and the driver's inputs): written by instantiate (Kubernetes'
+    # change of package rewrites its defFiles), read by a re-run of instantiate (the same request: no change) and by
+    # Kubernetes' change of package (its level sizes the new VDUs).
+    instantiation: dict
+    # The VNFD's interface scripts and whether they may run (lcm/interface_scripts.py KEY, for_package): written by
+    # instantiate and change of package (kept by a failed Kubernetes terminate's record), read by the engine for each operation.
+    interface_scripts: dict
+    # ROLLBACK_KEY: the way back of the operation in progress (a change of package's), where a store keeps it in the
+    # record (RecordStore.keep_rollback's default: Heat's store; Kubernetes' stores keep it in a Secret beside the record).
+    change: dict
 
 
 class Found(NamedTuple):
@@ -103,7 +123,7 @@ class RecordStore:
         return {}
 
 
-def private_state(instance: dict) -> dict:
+def private_state(instance: dict) -> PrivateState:
     """The driver's private state in the record (what no SOL003 reader needs), {} when there is none."""
     return ((instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}).get(PRIVATE) or {}
 

@@ -18,10 +18,11 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as oc
 # for info_result, does without them (and without the schemas they import) on every call.
 
 # Collection-private state inside instantiatedVnfInfo.metadata: what later operations need without the package (the
-# flavour's sizing rules) and what terminate may delete. Its key is the record stores' (common/record_store.py).
+# flavour's sizing rules) and what terminate may delete. Its key is the record stores' (common/record_store.py), its
+# layout each driver's (common/record_store.py PrivateState and lcm/<driver>/state.py).
 PRIVATE = record_store.PRIVATE
 private_state = record_store.private_state
-# The private-state key of a CNF's VDU replicas (VDU id -> count).
+# The private-state key of a CNF's VDU replicas (VDU id -> count; lcm/cnf/state.py KubernetesState).
 VNFC_COUNTS = "vnfc_counts"
 
 

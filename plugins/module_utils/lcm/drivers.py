@@ -84,7 +84,7 @@ VM = "vm"
 HELM = "helm"
 DRIVER_VIMS = {CNF: KUBERNETES, VM: OPENSTACK, HELM: KUBERNETES}
 VIM_DRIVERS = {KUBERNETES: CNF, OPENSTACK: VM}
-# The key of a record's private state (common/record_store.py) that holds an instance's Helm release.
+# The key of a record's private state (common/record_store.py) that holds an instance's Helm release (lcm/helm/state.py).
 HELM_RELEASE = "helm"
 
 

@@ -48,7 +48,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection impo
 
 ALLOW_SCRIPTS = "allow_package_scripts"
 INTERFACE = "Vnflcm"
-# The private-state key of the record.
+# The private-state key of the record (common/record_store.py PrivateState).
 KEY = "interface_scripts"
 # Tacker's script method names: the operation in lower case, but for these (SOL001's Vnflcm operation names).
 SCRIPT_NAMES = {occ.MODIFY_INFO: "modify_information", occ.CHANGE_EXT_CONN: "change_external_connectivity",

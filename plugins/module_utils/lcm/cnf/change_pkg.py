@@ -40,6 +40,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.modify import STRATEGIC, with_content
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits, private_state, sizing_rules, vnfc_changes, vnfc_counts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
@@ -242,7 +243,7 @@ def changed_record(instance, new_vnfd, flavour, request, job, scale_status, coun
     files = request["additionalParams"][DEF_FILES_PARAM]
     info["scaleStatus"] = scale_status
     info["metadata"][DEF_FILES_PARAM] = files
-    private = info["metadata"][PRIVATE]
+    private: CnfState = info["metadata"][PRIVATE]
     private["flavour"] = sizing_rules(flavour)
     private[VNFC_COUNTS] = dict(counts)
     private["deployed"] = deployed_manifests(job["target"])

@@ -33,6 +33,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
     VNFC_COUNTS,
@@ -157,8 +158,8 @@ def plan_instantiate(api: KubeApi, package: Any, name: Optional[str], request: O
             first_error(outcomes)
         result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         result = with_namespace(result, namespace)
-        private = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted, "deployed": deployed_manifests(records),
-                   interface_scripts.KEY: scripts, VNFC_COUNTS: replicas_of(vdus)}
+        private: CnfState = {"flavour": sizing_rules(flavour), "resources": created, "instantiation": wanted,
+                             "deployed": deployed_manifests(records), interface_scripts.KEY: scripts, VNFC_COUNTS: replicas_of(vdus)}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",

@@ -41,6 +41,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs, vdu_records_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, Waits, name_claimer, new_vnfd_of, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
@@ -130,7 +131,7 @@ def new_def_files(stored, paths, package_files):
 
 def plan_update(api, store, instance, package, paths, delete_removed, retry_of=None):
     """The container-update plan and what carrying it out needs; raises before anything is written."""
-    state = private_state(instance)
+    state: CnfState = private_state(instance)
     deployed = state.get("deployed")
     if deployed is None:
         raise ConflictError("update containers of", "VNF instance {0}".format(instance["id"]),
@@ -250,7 +251,7 @@ def with_deployed(instance, update):
     result = copy.deepcopy(instance)
     info = result["instantiatedVnfInfo"]
     info["metadata"][DEF_FILES_PARAM] = update["files"]
-    state = info["metadata"][PRIVATE]
+    state: CnfState = info["metadata"][PRIVATE]
     state["deployed"] = update["target"]
     config = update["plan"]["configmaps_secrets"]
     gone = {(entry["kind"], entry["name"]) for entry in config["delete"]}

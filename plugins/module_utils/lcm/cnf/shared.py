@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import live_vnfc_info, vdu_records
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, private_state, vnfc_counts
 
 
@@ -35,7 +36,7 @@ def with_pending_resources(instance, flavour_id, namespace, resources):
 
 def vdu_records_of(instance):
     """VDU id -> a manifest-like record of its workload (its identity only), from the record's VDU/resource data."""
-    state = private_state(instance)
+    state: CnfState = private_state(instance)
     return vdu_records(state.get("resources"), (state.get("flavour") or {}).get("vdus"))
 
 

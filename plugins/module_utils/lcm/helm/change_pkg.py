@@ -31,6 +31,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import chart_file, release_of, upgraded, with_vnfcs, workload_refs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.state import HelmRelease, HelmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import (
     MERGED_FIELDS,
@@ -112,14 +113,14 @@ def plan_change_pkg(helm: session.HelmSession, store: RecordStore, found: Found,
                            "after": {"vnfdId": final.get("vnfdId"), "chart": chart_path}})
 
 
-def changed_record(instance, new_vnfd, flavour, request, state):
+def changed_record(instance, new_vnfd, flavour, request, state: HelmRelease):
     """The VnfInstance once the upgrade is done (its VNFCs are read from the pods then)."""
     result = copy.deepcopy(instance)
     result.update(vnfd_identity(new_vnfd))
     for name in MERGED_FIELDS:
         result.pop(name, None)
     result.update(merged_instance_fields(instance, request))
-    private = private_state(result)
+    private: HelmState = private_state(result)
     private["flavour"] = sizing_rules(flavour)
     private[HELM_RELEASE] = state
     return result

@@ -20,6 +20,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import i
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import live_vnfc_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM_RELEASE
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.state import HelmRelease
 
 # A rendered object Helm runs as a hook, not as part of the release's manifest.
 HOOK_ANNOTATION = "helm.sh/hook"
@@ -61,12 +62,12 @@ def values_digest(set_values):
     return hashlib.sha256(json.dumps(set_values, sort_keys=True).encode()).hexdigest()
 
 
-def release_of(instance):
-    """The record's Helm release: ``{"release", "namespace", "chart", "revision", "replicaKeys"}`` ({} for none)."""
+def release_of(instance) -> HelmRelease:
+    """The record's Helm release (state.py HelmRelease; {} for none)."""
     return private_state(instance).get(HELM_RELEASE) or {}
 
 
-def upgraded(helm, chart, state, set_values, timeout):
+def upgraded(helm, chart, state: HelmRelease, set_values, timeout):
     """``helm upgrade --reuse-values`` of the record's release (``state``) to ``chart`` (bytes). A release that a killed
     helm left pending-install/upgrade/rollback refuses every upgrade ("another operation is in progress"): it is first
     rolled back to the revision the record names, the last one an operation ended on, then upgraded."""

@@ -44,6 +44,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.drivers import HELM
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.chart import chart_file, placed, values_digest, with_vnfcs, workload_refs
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.state import HelmRelease, HelmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm.terminate import uninstalled
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
@@ -110,8 +111,8 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
         dry_run_creates(api, objects, wanted.chart_path)
     vdus = workload_refs(workloads, namespace)
     counts = {vdu_id: count for vdu_id, count in sorted((vdu_id, replicas_of(workload)) for vdu_id, workload in workloads.items()) if count is not None}
-    state = {"release": release, "namespace": namespace, "chart": wanted.chart_path, "chartDigest": chart_digest(chart), "vdus": vdus,
-             "replicaKeys": wanted.replica_keys}
+    state: HelmRelease = {"release": release, "namespace": namespace, "chart": wanted.chart_path, "chartDigest": chart_digest(chart),
+                          "vdus": vdus, "replicaKeys": wanted.replica_keys}
     plan = {
         "operation": occ.INSTANTIATE,
         "vnf_instance_id": instance["id"],
@@ -133,8 +134,8 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
             installed = helm.helm.install(path, release, namespace, set_values=wanted.set_values, timeout=waits.timeout)
         result = with_instantiate_fields(dict(instance, instantiationState=INSTANTIATED), request)
         result = with_namespace(result, namespace)
-        private = {"flavour": sizing_rules(flavour), "resources": [ref(obj) for obj in objects], "instantiation": summary,
-                   HELM_RELEASE: dict(state, revision=installed.revision), VNFC_COUNTS: counts, interface_scripts.KEY: scripts}
+        private: HelmState = {"flavour": sizing_rules(flavour), "resources": [ref(obj) for obj in objects], "instantiation": summary,
+                              HELM_RELEASE: dict(state, revision=installed.revision), VNFC_COUNTS: counts, interface_scripts.KEY: scripts}
         result["instantiatedVnfInfo"] = {
             "flavourId": request["flavourId"],
             "vnfState": "STARTED",
@@ -158,7 +159,7 @@ def plan_instantiate(helm: session.HelmSession, package: Any, name: Optional[str
                            "after": {"instantiationState": INSTANTIATED, "namespace": namespace, "release": release, "objects": plan["create"]}})
 
 
-def with_pending_release(instance, flavour_id, namespace, state):
+def with_pending_release(instance, flavour_id, namespace, state: HelmRelease):
     """A NOT_INSTANTIATED instance whose record names the Helm release an unfinished instantiate may have installed."""
     return dict(instance, instantiatedVnfInfo={"flavourId": flavour_id, "metadata": {"namespace": namespace, PRIVATE: {HELM_RELEASE: state}}})
 

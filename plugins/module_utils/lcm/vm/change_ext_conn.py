@@ -36,6 +36,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     update_preview_summary,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_ext_conn as sol_change_ext_conn
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
@@ -55,7 +56,7 @@ def plan_change_ext_conn(vim: HeatVim, store: RecordStore, found: Found, request
     may have left it so; the rollback is the way out)."""
     waits = waits or Waits()
     instance, op_occs, version = found
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     request = sol_change_ext_conn.validate_change_ext_conn_request(request, instance, private.get("flavour") or {})
     refuse_scripts(request, private, WHAT, occ.CHANGE_EXT_CONN)
     form = form_of(private["base_template"])
@@ -65,7 +66,7 @@ def plan_change_ext_conn(vim: HeatVim, store: RecordStore, found: Found, request
     counts = {vdu_id: len(values) for vdu_id, values in (private["vnfcs"] or {}).items()}
     placeholders = nfv_params.ports_set_by_nfv(private["flavour"], request.get("extVirtualLinks") or [], counts, nfv_patch, WHAT, form)
     port_lines = check_connectivity(vim, request, WHAT, nfv_patch, placeholders, "the instance's InstantiateVnfRequest")
-    new_private = dict(private, request=new_request)
+    new_private: VmState = dict(private, request=new_request)
     vim_connections = sol_change_ext_conn.vim_connections_after(instance, request)
     # As the record keeps it (no secrets), so that a re-run compares equal.
     vim_connections = recordable_vims(vim_connections) if vim_connections else None
@@ -78,7 +79,7 @@ def plan_change_ext_conn(vim: HeatVim, store: RecordStore, found: Found, request
     return operation
 
 
-def _operation(vim, store, found, request, private, new_private, vim_connections, waits, preview=False, rollback=False):
+def _operation(vim, store, found, request, private: VmState, new_private: VmState, vim_connections, waits, preview=False, rollback=False):
     """The stack update from ``private``'s connectivity to ``new_private``'s (a rollback: always sent, to undo what Heat did)."""
     instance, op_occs, version = found
     stack = located_stack(instance)
@@ -133,5 +134,5 @@ def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: d
         return plan_change_ext_conn(vim, store, found, params, waits, retry=True)
     if event != "rollback":
         raise ConflictError(event, "{0} operation occurrence {1}".format(occ.CHANGE_EXT_CONN, failed_op_occ["id"]), "only retry and rollback are planned")
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     return _operation(vim, store, found, params, private, private, instance.get("vimConnectionInfo"), waits, rollback=True)

@@ -49,6 +49,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     update_preview_summary,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import change_pkg as sol_change_pkg
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import merge_patch
@@ -89,7 +90,7 @@ def plan_change_pkg(vim: HeatVim, store: RecordStore, found: Found, package: Any
     waits = waits or Waits()
     instance = found[0]
     require_instantiation_state(instance, INSTANTIATED, occ.CHANGE_VNFPKG)
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     new_vnfd = package.to_dict()["vnfd"]
     # A re-run after success finds the instance on the new package already: its current_package was the one before. The
     # option is checked once the plan shows there is something to do (a re-run that changes nothing is changed: false).
@@ -129,7 +130,7 @@ def plan_change_pkg(vim: HeatVim, store: RecordStore, found: Found, package: Any
         check_flavours(vim, desired["nfv"], request, WHAT, known=flavors)
         made = {"script": script["path"], "class": script["class"], "stack": {"template": desired["template"], "nfv": desired["nfv"]},
                 "request": effective, "vnfcs": private["vnfcs"]}
-    new_private = {
+    new_private: VmState = {
         "flavour": recorded_flavour(flavour),
         "base_template": base_template,
         "request": effective,
@@ -236,7 +237,7 @@ def changed_instance(instance, job):
 
 def record_is_current(instance, job):
     """True when the record already says what the change would write (a re-run after success)."""
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     expected = changed_instance(instance, job)
     same_fields = all(instance.get(key) == expected.get(key) for key in tuple(job["identity"]) + sol_change_pkg.MERGED_FIELDS)
     same_private = all(json_copy(private.get(key)) == json_copy(job["private"][key]) for key in job["private"])

@@ -22,6 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
@@ -49,7 +50,7 @@ def plan_heal(vim: HeatVim, store: RecordStore, found: Found, request: Optional[
     chosen = request.get("vnfcInstanceId") or sorted(by_vnfc)
     targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     stack = located_stack(instance)
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
             "replace": [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
                         for vnfc_id, item in zip(chosen, targets)]}

@@ -37,6 +37,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     timeout_mins,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
@@ -102,8 +103,8 @@ def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: O
     nfv_patch = (request.get("additionalParams") or {}).get("nfv")
     placeholders = nfv_params.ports_set_by_nfv(flavour, request.get("extVirtualLinks") or [], counts, nfv_patch, form=form)
     port_lines = check_connectivity(vim, request, nfv_patch=nfv_patch, placeholders=placeholders)
-    private = {"flavour": recorded_flavour(flavour),
-               "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
+    private: VmState = {"flavour": recorded_flavour(flavour),
+                        "base_template": base_template, "request": request, "instantiation": wanted, "vnfcs": indexes}
     private[interface_scripts.KEY] = interface_scripts.for_package(package, flavour_id, allow_scripts, INSTANTIATE_VNF_REQUEST)
     script = user_data_policy.script_of(request, form, INSTANTIATE_VNF_REQUEST, occ.INSTANTIATE, allow_scripts)
     names_nfv = nfv_params.build_nfv(private["flavour"], request, indexes, form=form)
@@ -170,7 +171,7 @@ def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: O
                      scripts=private[interface_scripts.KEY])
 
 
-def scripted_stack(package, script, request, instance, private, indexes, files, waits):
+def scripted_stack(package, script, request, instance, private: VmState, indexes, files, waits):
     """``(template, files, nfv)`` the package user-data script's ``instantiate`` returns; ``private`` keeps what later
     operations need to apply their built-in changes to that stack (:func:`desired_stack`)."""
     arguments = user_data.instantiate_arguments(request, instance, private["flavour"], indexes, "instantiate-" + instance["id"])
@@ -205,7 +206,7 @@ def plan_resume(vim: HeatVim, store: RecordStore, found: Found, failed_op_occ: d
     params = failed_op_occ.get("operationParams") or {}
     instance, op_occs, version = found
     metadata = (instance.get("instantiatedVnfInfo") or {}).get("metadata") or {}
-    private = metadata.get(PRIVATE)
+    private: Optional[VmState] = metadata.get(PRIVATE)
     if not metadata.get("stack_id") or not private:
         raise ConflictError(event, "INSTANTIATE of VNF instance {0}".format(instance["id"]), "no stack was created; fail it and instantiate again")
     stack = {"stack_name": metadata["stack_name"], "id": metadata["stack_id"]}

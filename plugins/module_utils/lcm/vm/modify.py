@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, recorded_flavour
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.yaml_loader import parse_yaml
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import validate_vnf_info_modification_request
@@ -65,7 +66,7 @@ def deployment_differences(vim, instance, package):
     4. its BaseHOT is the one deployed: the top template equal (as parsed YAML) to the record's, and each nested
        template of the flavour equal (as parsed YAML) to the stack's file of that name.
     """
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     flavour_id = instance["instantiatedVnfInfo"].get("flavourId")
     try:
         flavour = package.flavour(flavour_id)

@@ -22,6 +22,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Opera
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import change_ext_conn, change_pkg, heal, instantiate, modify, scale, session, terminate
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import located_stack, nfv_of, refreshed
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
@@ -58,7 +59,7 @@ def as_live(vim, instance, waits=None):
     what runs. An update Heat still runs (the killed run's) is waited for, within the wait's timeout; a mark for
     replacement the operation left (a heal's, a scale in's) is taken back, so that no later update acts on it."""
     waits = waits or Waits()
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     stack = located_stack(instance)
     notes = []
     try:

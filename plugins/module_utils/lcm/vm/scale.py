@@ -34,6 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     stack_description,
     update_stack,
 )
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import changed_levels, counts_after, counts_at_levels
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import scale_level_after, target_scale_levels
@@ -60,7 +61,7 @@ def plan_scale(vim: HeatVim, store: RecordStore, found: Found, request: Optional
     waits = waits or Waits()
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.SCALE)
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_request(request, private["flavour"], levels)
     refuse_scripts(request, private, SCALE_VNF_REQUEST, occ.SCALE)
@@ -79,7 +80,7 @@ def plan_scale_to_level(vim: HeatVim, store: RecordStore, found: Found, request:
     waits = waits or Waits()
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.SCALE_TO_LEVEL)
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     levels = current_scale_levels(instance)
     request = validate_scale_to_level_request(request)
     refuse_scripts(request, private, SCALE_VNF_TO_LEVEL_REQUEST, occ.SCALE_TO_LEVEL)
@@ -98,7 +99,7 @@ def scale_operation(vim, store, found, request, waits, to_levels, indexes, level
     """The stack update to VNFCs ``indexes`` that brings the aspects of ``to_levels`` to their levels (SCALE, SCALE_TO_LEVEL
     and their rollbacks, which restore the recorded VNFCs and change no level)."""
     instance, op_occs, version = found
-    private = private_state(instance)
+    private: VmState = private_state(instance)
     stack = located_stack(instance)
     before, after = stack_description(private, private["vnfcs"]), stack_description(private, indexes)
     change = stack_plan(before, after)

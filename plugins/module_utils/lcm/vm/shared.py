@@ -26,6 +26,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.form import form_o
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import build_instantiated_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.store import with_record_resource
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, sizing_rules
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.merge_patch import rebase
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST
@@ -42,7 +43,7 @@ def recorded_flavour(flavour):
 # ---------------------------------------------------------------------------------------------
 # The stack a VNF instance gets
 
-def desired_stack(private, indexes, image_ids):
+def desired_stack(private: VmState, indexes, image_ids):
     """``(template, nfv)`` for VNFCs ``indexes`` (VDU -> list of indexes), from the record's private state.
 
     On a stack a package user-data script made (``private["user_data"]``), the built-in change from what the script was
@@ -57,7 +58,7 @@ def desired_stack(private, indexes, image_ids):
     return template, nfv
 
 
-def built_in_stack(private, indexes, image_ids):
+def built_in_stack(private: VmState, indexes, image_ids):
     """``(template, nfv)`` as this collection builds them (Tacker's StandardUserData / DefaultUserData)."""
     flavour, request = private["flavour"], private["request"]
     managed = [link["vnfVirtualLinkDescId"] for link in request.get("extManagedVirtualLinks") or []]
@@ -242,7 +243,7 @@ def update_preview_summary(changes):
     return summary
 
 
-def refreshed(vim, instance, stack, private, nfv, resources=None):
+def refreshed(vim, instance, stack, private: VmState, nfv, resources=None):
     """``instance`` with instantiatedVnfInfo read from the stack's resources (``resources`` when they were just read),
     and the record's private state."""
     resources = vim.stacks.resources(stack) if resources is None else resources
@@ -320,12 +321,12 @@ def update_stack(vim, stack, template, nfv, waits, progress, files=None):
     return vim.stacks.wait(stack, "UPDATE", marker, waits.timeout, progress)
 
 
-def refuse_scripts(request, private, what, operation):
+def refuse_scripts(request, private: VmState, what, operation):
     """A request of an operation that is not given the package may name the form's built-in class only (heat/user_data_policy.py)."""
     if user_data_policy.names_script(request):
         user_data_policy.script_of(request, form_of(private["base_template"]), what, operation)
 
 
-def stack_description(private, indexes):
+def stack_description(private: VmState, indexes):
     template, nfv = desired_stack(private, indexes, private.get("images") or {})
     return {"template": template, "files": {}, "nfv": nfv}
