@@ -31,8 +31,9 @@ description:
     does: each member of a named VDU's group gets the new flavour and images (its C(flavor) and C(image-*) properties)
     in a PATCH of the group's own nested stack, a plain server VDU gets its nfv entries in a PATCH of the stack, the
     hook after each; then one update of the whole stack brings the rest (group definitions, members' CPs, nested
-    templates). A VDU not named in C(vdu_params) must be unchanged by the new package, else the change is refused.
-    The new package must be of the instance's form."
+    templates). A VDU not named in C(vdu_params) that the new package changes is changed by that last update, all its
+    VNFCs at once and with no hook, as Tacker does; a line of C(plan.warnings) says so. The new package must be of the
+    instance's form."
   - "Coordination hooks are Ansible task files (a path in the new package, for the old-VNF hook in the instance's current
     package when O(current_package) is given; or an absolute path), Tacker's
     coordinate scripts as Ansible. Each runs in its own C(ansible-playbook) on localhost with the variable
@@ -182,8 +183,7 @@ options:
         M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:allow_package_scripts) (a subprocess, a copy of
         the package, the collection's versions of Tacker's helper modules, no credentials, bounded by
         O(wait_timeout)); the grant request removes and adds each VNFC of C(vdu_params). Without a script in the
-        request, the new package's stack is built in, and what a script of the old package set is replaced (a VDU not
-        in C(vdu_params) that would change is refused, as always)."
+        request, the new package's stack is built in, and what a script of the old package set is replaced."
     type: bool
     default: false
   rollout:
@@ -213,8 +213,10 @@ requirements:
   - kubernetes >= 24.2.0 (Kubernetes VIM)
 notes:
   - C(wait_timeout) applies to each stack update, to each rollout and to each hook.
-  - VDUs not named in C(vdu_params) keep their current form; on OpenStack a later scale or heal builds every VNFC
-    from the new package, on Kubernetes the next change of package can roll them.
+  - "VDUs not named in C(vdu_params) keep their current form (on OpenStack's DefaultUserData form, the last update changes
+    them, as Tacker does; on its StandardUserData form, they take a nested template the new package changes that a rolled
+    VNFC uses too: C(plan.warnings) says which); on OpenStack a later scale or heal builds every VNFC from the new
+    package, on Kubernetes the next change of package can roll them."
 """
 
 EXAMPLES = r"""
@@ -334,7 +336,8 @@ plan:
     - What the change does. C(vnfcs) lists each VNFC resource with its C(action) and C(changes) (resize,
       rebuild, replace, port_moved, cp_added, ...); C(summary) the VNFC names per outcome; C(virtual_links)
       the internal VLs added, removed, changed; C(steps) one entry per stack update (one VNFC each);
-      C(updates) their number; C(preview) Heat's update preview (check and diff mode); C(lines) all of it as text.
+      C(updates) their number; C(preview) Heat's update preview (check and diff mode); C(warnings) what a VDU not in
+      vdu_params takes from the new package; C(lines) all of it as text.
     - "On Kubernetes: C(steps) in the order they run (C(prepare): ConfigMaps, Secrets, Services, ... created or
       updated; one step per VDU, with C(moved) when its workload changes name or kind; C(finish): other workloads,
       then deletions), each with its C(actions) (C(do): create, update, restart, content or delete; C(kind),

@@ -97,10 +97,27 @@ class VnfLcmModule:
 
 
 def without_credentials(value):
-    """``value`` without any ``accessInfo``: SOL003 never returns a VIM's credentials, and the
-    record (which keeps them for later operations) must not leak them through results."""
+    """``value`` with every ``accessInfo`` without its secrets (keys that name a password, token, secret, ... at any
+    depth), and left out when nothing else is in it: in a response, SOL003 lets accessInfo hold no security-sensitive
+    attribute, and Tacker v2 returns the rest (username, project, region)."""
     if isinstance(value, dict):
-        return {key: without_credentials(item) for key, item in value.items() if key != "accessInfo"}
+        result = {}
+        for key, item in value.items():
+            if key == "accessInfo" and isinstance(item, dict):
+                item = _without_secret_keys(item)
+                if item:
+                    result[key] = item
+            elif key != "accessInfo":
+                result[key] = without_credentials(item)
+        return result
     if isinstance(value, list):
         return [without_credentials(item) for item in value]
+    return value
+
+
+def _without_secret_keys(value):
+    if isinstance(value, dict):
+        return {key: _without_secret_keys(item) for key, item in value.items() if not is_secret_key(key)}
+    if isinstance(value, list):
+        return [_without_secret_keys(item) for item in value]
     return value

@@ -231,20 +231,38 @@ def _shared_closure(resources, roots, per_vnfc):
 
 
 def _step_files(new_parts, new_files, old_parts, old_files):
-    """Nested templates the step's resources use, each from the package its resource comes from."""
+    """Nested templates the step's resources use, each from the package its resource comes from; a name both use is
+    the new package's, as Tacker v2's update gives Heat the new package's files (see :func:`kept_vdus_taking_templates`)."""
     files = {}
     for parts, source in ((new_parts, new_files), (old_parts, old_files)):
         pending = [resource.get("type") for resource in parts if isinstance(resource, dict) and heat_template.is_template_file(resource.get("type"))]
         while pending:
             name = pending.pop()
-            if name not in source:
+            if name not in source or name in files:
                 continue
-            if name in files and _parsed(files[name], name) != _parsed(source[name], name):
-                raise ValidationError(WHAT, "additionalParams.vdu_params", "nested template {0} differs in the new package while VNFCs of the "
-                                      "current one still use it; update every VDU that uses it".format(name))
             files[name] = source[name]
             pending.extend(heat_template.template_file_references(_parsed(source[name], name)))
     return files
+
+
+def kept_vdus_taking_templates(current, desired, vdu_ids):
+    """``{VDU: [nested template, ...]}``: VDUs not in ``vdu_ids`` whose VNFCs keep their resources but use a nested
+    template (by name) that the new package changes and a rolled VNFC also uses. Heat has one file per name, so, as
+    with Tacker v2 (whose stack update sends the new package's files), those VNFCs take the new template with the
+    update that brings it: in place, not one at a time and with no coordination script, their nfv values (image,
+    flavour) as deployed."""
+    before = normalised_stack(current)
+    target = target_stack(current, desired, vdu_ids)
+    old_res = stack_resources(before)
+    found = {}
+    for name, (vdu, _index) in sorted(vnfc_resources(before["template"]).items()):
+        if vdu in vdu_ids:
+            continue
+        used = _step_files([], {}, [old_res[member] for member in heat_template.vnfc_members(old_res, name)], before["files"])
+        changed = sorted(file for file in used if file in target["files"] and _parsed(target["files"][file], file) != _parsed(used[file], file))
+        if changed:
+            found.setdefault(vdu, set()).update(changed)
+    return {vdu: sorted(files) for vdu, files in found.items()}
 
 
 def _parsed(content, name):
@@ -378,10 +396,16 @@ def change_plan(current, desired, vdu_ids):
     overall = stack_plan(current, target)
     steps = rolling_steps(current, desired, vdu_ids)
     lines = plan_lines(overall)
+    warnings = []
     if not overall["is_noop"]:
         lines += ["{0} stack update(s), one VNFC at a time: {1}".format(len(steps), ", ".join(step["vnfc"] for step in steps))]
+        warnings = ["{0} (not in vdu_params): its VNFCs take the new package's {1} with the update that brings it, as Tacker v2 "
+                    "does: Heat updates them in place, not one at a time and with no coordination script; their images and flavours "
+                    "stay as deployed".format(vdu, ", ".join(files))
+                    for vdu, files in sorted(kept_vdus_taking_templates(current, desired, vdu_ids).items())]
     return {
         "is_noop": overall["is_noop"],
+        "warnings": warnings,
         "updates": len(steps),
         "vdu_ids": list(vdu_ids),
         "vnfcs": overall["vnfcs"],

@@ -11,8 +11,8 @@ Tacker v2's RollingUpdate of this form, one VNFC at a time:
 - then one update of the top stack with the new template, files and nfv brings the rest (CPs of the members,
   the group definitions, new nested templates) at once. A member already in its new form is left as it is.
 
-A VDU the request does not name must come out of the new package unchanged: its VNFCs would otherwise change all at
-once in that last update. ``members`` lists the scaling group members as they are:
+A VDU the request does not name that the new package changes is changed by that last update, all its VNFCs at once,
+as Tacker v2 does: the plan warns (``unnamed_changing_vdus``). ``members`` lists the scaling group members as they are:
 ``[{"name", "vdu", "group", "group_stack", "server", "properties"}]`` (properties from the group's nested template).
 """
 
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import copy
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.plan import normalised_stack, plan_lines, resolve, stack_plan, stack_resources
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import NFV_PARAM, SERVER_TYPE, intrinsic, lookup, nfv_reads, vnfc_members
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.change_pkg import WHAT
 
 # The nfv VDU entries a member's own definition follows one member at a time (Tacker's flavor and image-*).
 ROLLED_KEYS = ("computeFlavourId", "vcImageId")
@@ -60,17 +58,14 @@ def vdu_part(stack, form, vdu_id):
     return None
 
 
-def check_named_vdus(current, desired, vdu_ids, form):
-    """ValidationError when a VDU (scaling group or plain server) the request does not name would change with the new package."""
+def unnamed_changing_vdus(current, desired, vdu_ids, form):
+    """The VDUs (scaling group or plain server) the request does not name that change with the new package: as with
+    Tacker v2, the last update (the new template, files and nfv at once) changes them, not one VNFC at a time."""
     vdus = set(form.groups) | {name for name, resource in stack_resources(normalised_stack(current)).items()
                                if isinstance(resource, dict) and resource.get("type") == SERVER_TYPE}
-    for vdu_id in sorted(vdus):
-        if vdu_id in vdu_ids:
-            continue
-        before = vdu_part(current, form, vdu_id)
-        if before is not None and before != vdu_part(desired, form, vdu_id):
-            raise ValidationError(WHAT, "additionalParams.vdu_params", "VDU {0} changes with the new package; name it in vdu_params so that "
-                                                                       "its VNFCs are updated one at a time".format(vdu_id))
+    return [vdu_id for vdu_id in sorted(vdus)
+            if vdu_id not in vdu_ids and vdu_part(current, form, vdu_id) is not None
+            and vdu_part(current, form, vdu_id) != vdu_part(desired, form, vdu_id)]
 
 
 def server_nfv(stack, desired, vdu_id):
@@ -136,8 +131,12 @@ def change_plan(current, desired, vdu_ids, form, members):
         lines.append("then one update of the whole stack to the new package: " + "; ".join(plan_lines(overall)))
     names = [step["vnfc"] for step in steps]
     vnfcs = [{"name": name, "action": "update", "effect": "update", "changes": []} for name in names]
+    warnings = ["{0} (not in vdu_params) changes with the new package: the last update changes it, all its VNFCs at once and "
+                "with no coordination script, as Tacker v2 does; name it in vdu_params to update its VNFCs one at a time".format(vdu_id)
+                for vdu_id in unnamed_changing_vdus(current, desired, vdu_ids, form)] if final else []
     return {
         "is_noop": overall["is_noop"] and not steps,
+        "warnings": warnings,
         "updates": len(steps) + (1 if final else 0),
         "vdu_ids": list(vdu_ids),
         "vnfcs": vnfcs,

@@ -94,6 +94,26 @@ def with_image_ids(nfv, image_ids):
     return result
 
 
+def with_image_names(nfv, image_ids, request):
+    """``nfv`` as Tacker v2 gives it to Heat without an NFVO grant, for the record's VNFC metadata: each vcImageId that
+    :func:`with_image_ids` made a Glance id is the image name again, unless the request's ``additionalParams.nfv`` gave
+    that entry's vcImageId (then as the request gave it)."""
+    names = {}
+    for name, image_id in sorted(image_ids.items()):
+        if name != image_id:
+            names.setdefault(image_id, name)
+    given = _additional_nfv(request, INSTANTIATE).get("VDU") or {}
+    result = copy.deepcopy(nfv)
+    for key, entry in (result.get("VDU") or {}).items():
+        if not isinstance(entry, dict) or "vcImageId" not in entry:
+            continue
+        if "vcImageId" in (given.get(key) or {}):
+            entry["vcImageId"] = given[key]["vcImageId"]
+        elif entry["vcImageId"] in names:
+            entry["vcImageId"] = names[entry["vcImageId"]]
+    return result
+
+
 def vdu_params(flavour, counts, image_ids, form=STANDARD_FORM):
     """The VDU section: flavour and image of each VNFC (or VDU), and the image of each of its storages."""
     images = image_names(flavour)

@@ -13,6 +13,7 @@ takes it, the plan's warnings saying what differs.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import uuid
@@ -23,6 +24,7 @@ from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import 
     CLOUD,
     cp_config,
     info_of,
+    keystone_url,
     instantiate,
     kill_while_heat_creates,
     net0_ports,
@@ -130,3 +132,91 @@ def test_modify_of_vnfd_id_changes_the_record_only_and_a_package_that_differs_is
     now = record_of(admin_conn, stack_name)[0]
     assert now["vnfdId"] == other_id and now["instantiatedVnfInfo"] == recorded["instantiatedVnfInfo"]
     assert stack_state(admin_conn, stack_name) == before and len(stack_updates(lab, stack_name)) == updates
+
+
+def vim2(endpoint):
+    """paramgen.update_vnf_max's vim2 as test_basic_max's step 24 compares it (the request's entry without its password).
+    Its endpoint, http://127.0.0.1/identity/v3, is the Keystone of Tacker's devstack: filled with the lab's, as every VIM
+    a request names (one VIM per instance)."""
+    return {"vimId": "ac2d2ece-5e49-4b15-b92d-b681e9c096d8", "vimType": "ETSINFV.OPENSTACK_KEYSTONE.V_3",
+            "interfaceInfo": {"endpoint": endpoint},
+            "accessInfo": {"username": "dummy_user", "region": "RegionOne", "project": "dummy_project",
+                           "projectDomain": "Default", "userDomain": "Default"},
+            "extra": {"dummy-key": "dummy-val"}}
+
+
+def update_vnf_max(vnfd, vnfc_ids, endpoint):
+    """paramgen.update_vnf_max: every attribute of a VnfInfoModificationRequest, vim2's password included."""
+    dummy = {"dummy-key": "dummy-value"}
+    entry = vim2(endpoint)
+    entry["accessInfo"]["password"] = "dummy_password"
+    return {"vnfInstanceName": "new name", "vnfInstanceDescription": "new description", "vnfdId": vnfd,
+            "vnfConfigurableProperties": dict(dummy), "metadata": dict(dummy), "extensions": dict(dummy),
+            "vimConnectionInfo": {"vim2": entry},
+            "vnfcInfoModifications": [{"id": vnfc_id, "vnfcConfigurableProperties": dict(dummy)} for vnfc_id in vnfc_ids]}
+
+
+def shown(ansible_task, selector):
+    """Show VNF instance: the one instance vnf_info finds."""
+    found = ansible_task("vnf_info", dict(selector))
+    assert not found.get("failed") and len(found["vnf_instances"]) == 1, found.get("msg")
+    return found["vnf_instances"][0]
+
+
+def test_tackers_update_terminate_and_instantiate_again(lab, admin_conn, ansible_task, tacker_packages, ports, created, tmp_path):
+    """test_basic_max's steps 23-28 as its assertions read: Update VNF with update_vnf_max, Show VNF instance (24),
+    Terminate, Instantiate again with the first request, Terminate again. (Its step 26, an Update of the terminated
+    identifier, has no identifier to update on Heat, where the record lives in the stack terminate deletes.)"""
+    if Max.done is None:
+        pytest.skip("needs the instance test_instantiate_with_tackers_placeholder_port makes")
+    max_package = os.path.join(tacker_packages, PACKAGE)
+    upd = repackaged(max_package, tmp_path / "upd")
+    upd_id, max_id = vnfd_id(upd), vnfd_id(max_package)
+    instance_id = Max.done["vnf_instance"]["id"]
+    by_id = {"cloud": CLOUD, "vnf_instance_id": instance_id}
+
+    # 23. The instance's VNFCs before: ids, VDUs and states, no configurable properties.
+    vnfc_info = shown(ansible_task, by_id)["instantiatedVnfInfo"]["vnfcInfo"]
+    assert len(vnfc_info) > 1
+    vnfc_ids = [vnfc["id"] for vnfc in vnfc_info]
+    for vnfc in vnfc_info:
+        assert "id" in vnfc and "vduId" in vnfc and vnfc.get("vnfcState") is not None
+        assert vnfc.get("vnfcConfigurableProperties") is None
+    handles = [item["computeResource"] for item in info_of(Max.done)["vnfcResourceInfo"]]
+    updated = ansible_task("vnf_modify", dict(by_id, package=str(upd), request=update_vnf_max(upd_id, vnfc_ids, keystone_url(lab))))
+    assert not updated.get("failed") and updated["changed"], updated.get("msg")
+    assert "dummy_password" not in json.dumps(updated)
+
+    # 24. Show VNF instance.
+    body = shown(ansible_task, by_id)
+    assert body["instantiatedVnfInfo"]["vnfState"] == "STARTED"
+    assert body["vnfdId"] == upd_id
+    assert body["vnfInstanceName"] == "new name" and body["vnfInstanceDescription"] == "new description"
+    dummy = {"dummy-key": "dummy-value"}
+    assert body["metadata"] == dummy and body["extensions"] == dummy and body["vnfConfigurableProperties"] == dummy
+    assert body["vimConnectionInfo"]["vim2"] == vim2(keystone_url(lab))
+    # The VNFCs stay on the VIM they were on.
+    assert [item["computeResource"] for item in body["instantiatedVnfInfo"]["vnfcResourceInfo"]] == handles
+    vnfc_info = body["instantiatedVnfInfo"]["vnfcInfo"]
+    assert [vnfc_info[0]["id"], vnfc_info[1]["id"]] == vnfc_ids[:2]
+    assert vnfc_info[0]["vnfcConfigurableProperties"] == dummy and vnfc_info[1]["vnfcConfigurableProperties"] == dummy
+
+    # 25. Terminate VNF (terminate_vnf_max): the stack is gone, and with it (on Heat) the identifier, which Tacker keeps
+    # NOT_INSTANTIATED: its step 26, an Update of that identifier's vnfdId, has nothing to update here.
+    stack_name = info_of(Max.done)["metadata"]["stack_name"]
+    terminate = {"terminationType": "GRACEFUL", "gracefulTerminationTimeout": 5, "additionalParams": {"dummy-key": "dummy-val"}}
+    done = ansible_task("vnf_terminate", dict(by_id, request=terminate, wait_timeout=600))
+    assert not done.get("failed") and done["vnf_instance"]["instantiationState"] == "NOT_INSTANTIATED", done.get("msg")
+    assert admin_conn.orchestration.find_stack(stack_name) is None
+    assert ansible_task("vnf_info", dict(by_id))["vnf_instances"] == []
+
+    # 27. Instantiate VNF again, with the first request and the package, by the instance's name; 28. Terminate VNF again.
+    by_name = {"cloud": CLOUD, "vnf_instance_name": "new name"}
+    again = ansible_task("vnf_instantiate", dict(by_name, package=max_package, request=max_request(ports, ports[1]), wait_timeout=600))
+    assert not again.get("failed"), again.get("msg")
+    created.append(info_of(again)["metadata"]["stack_name"])
+    assert again["vnf_lcm_op_occ"]["operationState"] == "COMPLETED" and again["vnf_instance"]["vnfdId"] == max_id
+    assert again["vnf_instance"]["instantiationState"] == "INSTANTIATED"
+    done = ansible_task("vnf_terminate", dict(by_name, request=terminate, wait_timeout=600))
+    assert not done.get("failed") and done["vnf_lcm_op_occ"]["operationState"] == "COMPLETED", done.get("msg")
+    assert stacks_of_instance(admin_conn, "new name") == []

@@ -258,8 +258,6 @@ def change_operation(vim, store, found, request, job, waits, preview=False, prev
     current = current_stack(vim, stack)
     form = form_of(job["desired"]["template"])
     first_plan = previous is None
-    if form.groups and first_plan:
-        change_pkg_groups.check_named_vdus(current, job["desired"], vdu_ids_of(job), form)
     previous = previous or current
     check_script_addresses(previous, job)
     if form.groups:

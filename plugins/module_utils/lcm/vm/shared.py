@@ -249,7 +249,9 @@ def refreshed(vim, instance, stack, private: VmState, nfv, resources=None):
     resources = vim.stacks.resources(stack) if resources is None else resources
     info = copy.deepcopy(instance.get("instantiatedVnfInfo") or {})
     configured = {item["id"]: item["vnfcConfigurableProperties"] for item in info.get("vnfcInfo") or [] if "vnfcConfigurableProperties" in item}
-    info.update(build_instantiated_info(resources, private["flavour"], private["request"], nfv, vim.vim_id))
+    # The VNFCs' image-<VDU> metadata names each image as Tacker records it: the name, not the Glance id Heat was given.
+    shown_nfv = nfv_params.with_image_names(nfv, private.get("images") or {}, private["request"])
+    info.update(build_instantiated_info(resources, private["flavour"], private["request"], shown_nfv, vim.vim_id))
     # What vnf_modify set on a VNFC stays while the VNFC does (a replaced server is a new VNFC, as in Tacker v2).
     for item in info.get("vnfcInfo") or []:
         if item["id"] in configured:

@@ -64,6 +64,11 @@ def test_credentials_are_dropped_from_results_at_any_depth():
               "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {"accessInfo": {"password": "p"}}}}}]}
     assert without_credentials(result) == {"vnf_instance": {"vimConnectionInfo": {"vim1": {"vimType": "kubernetes"}}},
                                            "vnf_lcm_op_occs": [{"operationParams": {"vimConnectionInfo": {"v": {}}}}]}
+    # What is no secret stays, as SOL003 and Tacker v2 return it (test_basic_max's step 24 compares it).
+    kept = {"username": "u", "project": "p", "region": "RegionOne", "userDomain": "Default"}
+    secrets = {"password": "pw", "clientSecret": "cs", "bearerToken": "bt", "auth": {"token": "t", "user": "u"}}
+    tacker = {"vimConnectionInfo": {"vim2": {"accessInfo": dict(kept, **secrets)}}}
+    assert without_credentials(tacker) == {"vimConnectionInfo": {"vim2": {"accessInfo": dict(kept, auth={"user": "u"})}}}
 
 
 def test_masked_secrets_hides_every_secret_leaf_and_keeps_the_rest():

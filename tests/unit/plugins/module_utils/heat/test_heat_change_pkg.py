@@ -459,3 +459,31 @@ def test_modifications_triggered_name_only_what_changed():
     before = {"vnfdId": "a", "vnfProvider": "Company", "extensions": {"x": 1}, "vimConnectionInfo": {"v": {}}}
     after = {"vnfdId": "b", "vnfProvider": "Company", "extensions": {"x": 2}, "vimConnectionInfo": {"w": {}}}
     assert sol_change_pkg.modifications_triggered(before, after) == {"vnfdId": "b", "extensions": {"x": 2}}
+
+
+# ---------------------------------------------------------------------------------------------
+# A nested template both a rolled VDU and one not in vdu_params use
+
+SHARED = "heat_template_version: 2013-05-23\nparameters:\n  flavor: {type: string}\nresources: {}\n"
+
+
+def shared_stack(flavour, shared=SHARED):
+    resources = {name: {"type": "shared.yaml", "properties": {"flavor": {"get_param": ["nfv", "VDU", name, "computeFlavourId"]}}}
+                 for name in ("VDU1-0", "VDU2-0")}
+    return {"template": {"heat_template_version": "2013-05-23", "resources": resources}, "files": {"shared.yaml": shared},
+            "nfv": {"VDU": {"VDU1-0": {"computeFlavourId": flavour}, "VDU2-0": {"computeFlavourId": "m1.tiny"}}}}
+
+
+def test_a_vdu_not_in_vdu_params_takes_a_shared_nested_template_the_new_package_changes():
+    """Heat has one file per name: VDU2-0 keeps its resource and nfv values but takes the new shared.yaml with VDU1-0's
+    update, as with Tacker v2, whose update sends the new package's files; the plan warns."""
+    changed = SHARED + "outputs: {}\n"
+    current, desired = shared_stack("m1.tiny"), shared_stack("m1.small", changed)
+    plan = change_pkg.change_plan(current, desired, ["VDU1"])
+    assert [step["vnfc"] for step in plan["steps"]] == ["VDU1-0"]
+    assert plan["target"]["files"]["shared.yaml"] == changed
+    assert plan["target"]["nfv"]["VDU"]["VDU2-0"] == {"computeFlavourId": "m1.tiny"}
+    assert len(plan["warnings"]) == 1 and plan["warnings"][0].startswith("VDU2 (not in vdu_params): its VNFCs take the new package's shared.yaml")
+    assert change_pkg.kept_vdus_taking_templates(current, desired, ["VDU1", "VDU2"]) == {}
+    # The same template in both packages: nothing to warn of.
+    assert change_pkg.change_plan(current, shared_stack("m1.small"), ["VDU1"])["warnings"] == []

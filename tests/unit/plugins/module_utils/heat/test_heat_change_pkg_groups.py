@@ -81,20 +81,20 @@ def test_a_plain_server_gets_its_nfv_entries_in_one_top_stack_update(stacks):
     assert server["changes"] == {"VDU2": [current["nfv"]["VDU"]["VDU2"], desired["nfv"]["VDU"]["VDU2"]]}
 
 
-def test_a_vdu_that_changes_must_be_named(stacks):
+def test_a_vdu_that_changes_unnamed_is_changed_by_the_last_update_with_a_warning(stacks):
+    """As Tacker v2: a VDU not in vdu_params changes in the last update of the whole stack; the plan says so."""
     form, current, desired = stacks
-    change_pkg_groups.check_named_vdus(current, desired, ["VDU1"], form)
+    assert change_pkg_groups.unnamed_changing_vdus(current, desired, ["VDU1"], form) == []
     desired["nfv"]["VDU"]["VDU2"]["computeFlavourId"] = "m1.small"
-    with pytest.raises(ValidationError) as error:
-        change_pkg_groups.check_named_vdus(current, desired, ["VDU1"], form)
-    assert error.value.field == "additionalParams.vdu_params" and "VDU VDU2 changes" in str(error.value)
-    with pytest.raises(ValidationError, match="VDU VDU1 changes"):
-        change_pkg_groups.check_named_vdus(current, desired, ["VDU2"], form)
+    assert change_pkg_groups.unnamed_changing_vdus(current, desired, ["VDU1"], form) == ["VDU2"]
+    assert change_pkg_groups.unnamed_changing_vdus(current, desired, ["VDU2"], form) == ["VDU1"]
+    plan = change_pkg_groups.change_plan(current, desired, ["VDU1"], form, members())
+    assert [warning.split(" (")[0] for warning in plan["warnings"]] == ["VDU2"]
+    assert "the last update changes it" in plan["warnings"][0] and plan["target"]["nfv"]["VDU"]["VDU2"]["computeFlavourId"] == "m1.small"
     # A new nested template for the members is a change of VDU1 too.
     edited = copy.deepcopy(current)
     edited["files"]["VDU1.yaml"] = edited["files"]["VDU1.yaml"] + "\n# changed\noutputs: {}\n"
-    with pytest.raises(ValidationError, match="VDU VDU1 changes"):
-        change_pkg_groups.check_named_vdus(current, edited, ["VDU2"], form)
+    assert change_pkg_groups.unnamed_changing_vdus(current, edited, ["VDU2"], form) == ["VDU1"]
 
 
 def test_the_members_nested_template_is_a_file_the_stack_uses(stacks):

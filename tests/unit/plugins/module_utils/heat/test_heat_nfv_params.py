@@ -17,6 +17,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.nfv_params import 
     image_names,
     managed_networks,
     vnfc_counts,
+    with_image_ids,
+    with_image_names,
 )
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import expand_per_vnfc, unresolved_nfv_params
 
@@ -262,3 +264,20 @@ def test_a_vdu_entry_replaced_by_a_non_object_has_no_flavour(flavour, instantiat
     with pytest.raises(ValidationError) as caught:
         build_nfv(flavour, instantiate_request, LEVEL_1)
     assert caught.value.field == "additionalParams.nfv.VDU.VDU2-0.computeFlavourId"
+
+
+def test_the_record_names_images_as_tacker_gives_them_to_heat():
+    """Heat gets Glance ids; the record's VNFC metadata gets the names back (Tacker without a grant gives Heat the
+    names), but an entry the request's additionalParams.nfv set shows what the request gave, an id too."""
+    named = {"VDU": {"VDU1-0": {"computeFlavourId": "m1.tiny", "vcImageId": "cirros"},
+                     "VDU1-VirtualStorage-0": {"vcImageId": "cirros"},
+                     "VDU2-0": {"vcImageId": "img-2"}, "VDU3-0": {"computeFlavourId": "m1.tiny"}},
+             "CP": {"VDU1_CP1-0": {"network": "net0"}}}
+    images = {"cirros": "img-1", "img-2": "img-2"}
+    given = {"additionalParams": {"nfv": {"VDU": {"VDU2-0": {"vcImageId": "img-2"}}}}}
+    deployed = with_image_ids(named, images)
+    assert deployed["VDU"]["VDU1-0"]["vcImageId"] == "img-1"
+    assert with_image_names(deployed, images, given) == named
+    assert deployed["VDU"]["VDU1-0"]["vcImageId"] == "img-1"  # a copy: the stack's nfv as it was
+    # An image no name was resolved to (a record older than the images map) stays as Heat has it.
+    assert with_image_names(deployed, {}, {})["VDU"]["VDU1-0"]["vcImageId"] == "img-1"
