@@ -127,10 +127,16 @@ class KubeApi:
             raise
 
     def list(self, api_version, kind, namespace=None, label_selector=None):
+        return self.listing(api_version, kind, namespace, label_selector)[0]
+
+    def listing(self, api_version, kind, namespace=None, label_selector=None):
+        """``(objects, resourceVersion)``: the kind's objects, and the list's resourceVersion, from which a watch of the
+        kind tells every change after the list."""
         query = [("labelSelector", label_selector)] if label_selector else []
         listing = self._call("GET", self.path(api_version, kind, namespace), "list", kind + " objects", query=query)
         # List items leave out apiVersion and kind; callers get whole objects.
-        return [dict(item, apiVersion=api_version, kind=kind) for item in listing.get("items", [])]
+        items = [dict(item, apiVersion=api_version, kind=kind) for item in listing.get("items", [])]
+        return items, (listing.get("metadata") or {}).get("resourceVersion")
 
     def watch(self, api_version, kind, namespace=None, name=None, label_selector=None, resource_version=None, timeout_seconds=60):
         """``(type, object)`` per change (ADDED, MODIFIED, DELETED) of the kind's objects in ``namespace`` (or of the one

@@ -7,10 +7,10 @@ verdict on a write before it is made, a create that adopts what a retry finds th
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, VimError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import is_claim_named_by
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.claims import CLAIM_OF, is_claim_named_by
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import describe, identity, ref
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ordering import delete_propagation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import is_owned_by, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import NO_PROGRESS_SECONDS, pod_grace, wait_deleted
 
 
@@ -61,8 +61,11 @@ def delete_owned(api, instance_id, resources, grace, waits, progress, awaited=()
     """
     deleted = progress.setdefault("deleted", [])
     allowance = 0
+    listed, kinds_listed = owned_objects(api, instance_id, resources)
     for item in resources:
-        live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
+        live = listed.get(_key(item))
+        if live is None and (_key(item)[:3] not in kinds_listed or item.get(CLAIM_OF)):
+            live = api.get(item["apiVersion"], item["kind"], item["name"], item.get("namespace"))
         if live is None or not belongs(live, item, instance_id):
             continue
         api.delete(item["apiVersion"], item["kind"], item["name"], item.get("namespace"), propagation=delete_propagation(item["kind"]),
@@ -72,6 +75,33 @@ def delete_owned(api, instance_id, resources, grace, waits, progress, awaited=()
     if waits.enabled:
         wait_deleted(api, [identity(item) for item in deleted + list(awaited)], waits.deadline(), NO_PROGRESS_SECONDS + allowance)
     return deleted
+
+
+def owned_objects(api, instance_id, resources):
+    """``({(apiVersion, kind, namespace, name): live}, {(apiVersion, kind, namespace)})``: the instance's objects among
+    ``resources`` and the kinds listed, by one LIST per kind (the instance's labels) where it has several objects rather
+    than a GET each. What no LIST read (an object alone of its kind, a kind this user may not list) and a StatefulSet's
+    claim (it carries the controller's labels, not the instance's) are for a GET."""
+    kinds = {}
+    for item in resources:
+        kinds.setdefault((item["apiVersion"], item["kind"], item.get("namespace")), []).append(item)
+    found, listed_kinds = {}, set()
+    for (api_version, kind, namespace), items in kinds.items():
+        if len(items) < 2:
+            continue
+        try:
+            listed = api.list(api_version, kind, namespace, resource_selector(instance_id))
+        except VimError as error:
+            if getattr(error, "status", None) != 403:
+                raise
+            continue
+        listed_kinds.add((api_version, kind, namespace))
+        found.update({(api_version, kind, namespace, live["metadata"]["name"]): live for live in listed})
+    return found, listed_kinds
+
+
+def _key(item):
+    return item["apiVersion"], item["kind"], item.get("namespace"), item["name"]
 
 
 def belongs(live, item, instance_id):

@@ -115,48 +115,128 @@ def _is_none(live):
 def wait_deleted(api, objects, deadline, no_progress_seconds=NO_PROGRESS_SECONDS, clock=time.monotonic):
     """Wait until none of the objects (deleted already) exists any more.
 
+    One read and one watch per kind, whatever the number of its objects: the kind's objects in their namespace are
+    listed (a GET of the object when it is the kind's only one), then the kind is watched from there until they are
+    gone; a kind is read again only when its watch ends first. The kinds without finalizers go first.
+
     Progress is an object gone or changed (its resourceVersion). When there has been none for ``no_progress_seconds``
-    and an object still there is held by finalizers, DeletionStalled names every object still there, with its
-    finalizers; at the deadline, OperationTimeout names them too.
+    (every kind read again to be sure) and an object still there is held by finalizers, DeletionStalled names every
+    object still there, with its finalizers; at the deadline, OperationTimeout names them too.
     """
-    remaining = [(obj["apiVersion"], obj["kind"], obj["metadata"]["name"], obj["metadata"].get("namespace")) for obj in objects]
-    seen = {"versions": None, "since": clock(), "present": []}
-
-    def gone():
-        # The live objects, with the apiVersion and kind they were asked by (a GET's answer has them, a list item not).
-        present = [dict(live, apiVersion=key[0], kind=key[1]) for key, live in ((key, api.get(*key)) for key in remaining) if live is not None]
-        remaining[:] = [(live["apiVersion"], live["kind"], live["metadata"]["name"], live["metadata"].get("namespace")) for live in present]
-        versions = [(key, live["metadata"].get("resourceVersion")) for key, live in zip(remaining, present)]
-        if versions != seen["versions"]:
-            seen.update(versions=versions, since=clock())
-        seen["present"] = present
-        if not present:
-            return True
-        left = [left_of(live) for live in present]
-        if clock() - seen["since"] >= no_progress_seconds and any(item["finalizers"] for item in left):
-            raise DeletionStalled(left, no_progress_seconds)
-        return False
-
-    def next_change():
-        # Watch one object still there, one without finalizers first (it is the likeliest to go), until its first
-        # change; no longer than is left of the no-progress window, so that a stall is still named in time.
-        watched = min(seen["present"], key=lambda live: bool(live["metadata"].get("finalizers")))
-        window_left = no_progress_seconds - (clock() - seen["since"])
-        seconds = min(deadline.remaining(), window_left if window_left > 0 else no_progress_seconds)
-        with contextlib.closing(changes(api, key_of(watched), version_of(watched), seconds, deadline)) as watching:
-            next(watching, None)
-
-    if not remaining:
+    kinds = _KindsLeft(api, objects, clock)
+    if not kinds.present:
         return
-    what = "the deletion of {0}".format(", ".join("{0} {1}".format(key[1], key[2]) for key in remaining))
+    what = "the deletion of {0}".format(", ".join("{0} {1}".format(key[1], name) for key, names in kinds.names.items() for name in sorted(names)))
     try:
-        while not gone():
+        for key in list(kinds.names):
+            kinds.read(key)
+        while kinds.present:
             if deadline.remaining() <= 0:
                 raise OperationTimeout(what, deadline.seconds)
-            next_change()
+            if kinds.quiet_for() >= no_progress_seconds and kinds.held():
+                # Read every kind once more: one watched alone says nothing of the others.
+                for key in list(kinds.names):
+                    kinds.read(key)
+                if kinds.quiet_for() >= no_progress_seconds and kinds.held():
+                    raise DeletionStalled(kinds.left(), no_progress_seconds)
+                continue
+            window_left = no_progress_seconds - kinds.quiet_for()
+            kinds.follow(kinds.next_kind(), min(deadline.remaining(), window_left if window_left > 0 else no_progress_seconds), deadline)
     except OperationTimeout as error:
-        error.add_reason("still there: " + "; ".join(state_of(left_of(live)) for live in seen["present"]))
+        error.add_reason("still there: " + "; ".join(state_of(item) for item in kinds.left()))
         raise
+
+
+class _KindsLeft:
+    """The objects a deletion waits for, by kind (apiVersion, kind, namespace): which are still there, as last seen, and
+    when the last progress was."""
+
+    def __init__(self, api, objects, clock):
+        self.api, self.clock = api, clock
+        self.names = {}
+        for obj in objects:
+            meta = obj["metadata"]
+            self.names.setdefault((obj["apiVersion"], obj["kind"], meta.get("namespace")), set()).add(meta["name"])
+        self.live = {key: None for key in self.names}
+        self.versions = {}
+        self.since = clock()
+
+    @property
+    def present(self):
+        return any(self.names.values())
+
+    def quiet_for(self):
+        return self.clock() - self.since
+
+    def read(self, key):
+        """Read the kind's objects still waited for: a LIST of the kind (a GET when it has one object left, or when this
+        user may not list it). Sets where its next watch starts."""
+        api_version, kind, namespace = key
+        names = self.names[key]
+        version = None
+        listed = None
+        if len(names) > 1:
+            try:
+                listed, version = self.api.listing(api_version, kind, namespace)
+            except VimError as error:
+                if getattr(error, "status", None) != 403:
+                    raise
+        if listed is None:
+            listed = [dict(live, apiVersion=api_version, kind=kind)
+                      for live in (self.api.get(api_version, kind, name, namespace) for name in sorted(names)) if live is not None]
+            version = version_of(listed[0]) if len(names) == 1 and listed else None
+        self._seen(key, {item["metadata"]["name"]: item for item in listed if item["metadata"]["name"] in names})
+        self.versions[key] = version
+
+    def _seen(self, key, present):
+        before = self.live[key]
+        if before is not None and {name: version_of(item) for name, item in before.items()} != {name: version_of(item) for name, item in present.items()}:
+            self.since = self.clock()
+        self.live[key] = present
+        self.names[key] = set(present)
+        if not present:
+            del self.names[key]
+
+    def held(self):
+        return any(item["finalizers"] for item in self.left())
+
+    def left(self):
+        return [left_of(live) for key in self.names for _name, live in sorted((self.live[key] or {}).items())]
+
+    def next_kind(self):
+        """The kind to watch: one without finalizers first (the likeliest to go), else the first left."""
+        return min(self.names, key=lambda key: any(left_of(live)["finalizers"] for live in (self.live[key] or {}).values()))
+
+    def follow(self, key, seconds, deadline):
+        """Watch the kind from where it was read, for ``seconds`` at most, until its objects are gone; read it again
+        when the watch ends first (at its timeout, or broken: after a pause of one poll interval unless only its
+        resourceVersion had expired)."""
+        api_version, kind, namespace = key
+        names = self.names[key]
+        single = next(iter(names)) if len(names) == 1 else None
+        events = self.api.watch(api_version, kind, namespace, name=single, resource_version=self.versions.get(key), timeout_seconds=seconds)
+        try:
+            with contextlib.closing(events):
+                for event, obj in events:
+                    name = obj["metadata"]["name"]
+                    if name not in self.names.get(key, ()):
+                        continue
+                    present = dict(self.live[key])
+                    if event == "DELETED":
+                        present.pop(name, None)
+                    else:
+                        present[name] = obj
+                    if event == "DELETED" or version_of(obj) != version_of(self.live[key].get(name)):
+                        self.since = self.clock()
+                    self.live[key] = present
+                    self.names[key] = set(present)
+                    if not present:
+                        del self.names[key]
+                        return
+        except WatchBroken as broken:
+            if not broken.expired:
+                deadline.pause()
+        self.read(key)
 
 
 def left_of(live):

@@ -144,8 +144,8 @@ def test_a_deletion_ends_on_the_deleted_event():
     assert api.gets == 1 and clock.now == 1.5
     api = FakeApi(clock, deployment(1, deleting=True), watches=[[("MODIFIED", deployment(2, deleting=True))], [("DELETED", deployment(2))]])
     wait_deleted(api, [REF], deadline(clock))
-    # A GET of what is left after each change, then a watch from there.
-    assert api.gets == 3 and len(api.watched) == 2
+    # A GET, a watch from there until it ends (a change is not the end), a GET again and a watch until the DELETED event.
+    assert api.gets == 2 and len(api.watched) == 2
 
 
 def test_an_object_already_gone_is_not_watched():
@@ -168,5 +168,48 @@ def test_a_deletion_held_by_a_finalizer_is_still_named_after_the_no_progress_win
     api = FakeApi(clock, held, watches=[[20, ("MODIFIED", deployment(2, finalizers=["example.com/hold"], deleting=True))]])
     with pytest.raises(DeletionStalled):
         wait_deleted(api, [REF], deadline(clock, seconds=600), no_progress_seconds=30, clock=clock)
-    # The watch after the change lasts what is left of the new window.
-    assert 50 <= clock.now < 51 and [seconds for _name, _version, seconds in api.watched] == [30, 30]
+    # The change restarts the window; the watch after the first one lasts what is left of it.
+    assert 50 <= clock.now < 51 and [seconds for _name, _version, seconds in api.watched] == [30, 20]
+
+
+class FakeKind:
+    """Objects of one kind in one namespace: LIST with the list's resourceVersion, and one watch that plays ``script``
+    (``(type, name)`` events, numbers as seconds going by)."""
+
+    def __init__(self, clock, names, script):
+        self.clock, self.script = clock, list(script)
+        self.live = {name: config_map(name, 1) for name in names}
+        self.lists, self.gets, self.watched = 0, 0, []
+
+    def listing(self, api_version, kind, namespace=None, label_selector=None):
+        self.lists += 1
+        return [copy.deepcopy(obj) for obj in self.live.values()], "100"
+
+    def get(self, api_version, kind, name, namespace=None):
+        self.gets += 1
+        return copy.deepcopy(self.live.get(name))
+
+    def watch(self, api_version, kind, namespace=None, name=None, label_selector=None, resource_version=None, timeout_seconds=60):
+        self.watched.append((name, resource_version))
+        while self.script:
+            step = self.script.pop(0)
+            if isinstance(step, (int, float)):
+                self.clock.sleep(step)
+                continue
+            change, what = step
+            obj = self.live.pop(what) if change == "DELETED" else config_map(what, 2)
+            yield change, copy.deepcopy(obj)
+
+
+def config_map(name, version):
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": NS, "resourceVersion": str(version)}}
+
+
+def test_many_objects_of_a_kind_are_listed_once_and_watched_once_until_the_last_is_gone():
+    clock = FakeClock()
+    names = ["cm{0}".format(index) for index in range(50)]
+    other = ("ADDED", "not-ours")
+    api = FakeKind(clock, names, [other] + [("DELETED", name) for name in names[:25]] + [0.5] + [("DELETED", name) for name in names[25:]])
+    wait_deleted(api, [config_map(name, 1) for name in names], deadline(clock))
+    # One LIST, one watch from its resourceVersion: no GET per object, none after each change.
+    assert api.lists == 1 and api.gets == 0 and api.watched == [(None, "100")] and clock.now == 0.5

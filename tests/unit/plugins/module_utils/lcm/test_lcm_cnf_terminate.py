@@ -99,11 +99,15 @@ class FakeKube:
         self.objects[(obj["kind"], obj["metadata"].get("namespace"), obj["metadata"]["name"])] = obj
 
     def get(self, api_version, kind, name, namespace=None):
+        self.gets = getattr(self, "gets", 0) + 1
         return copy.deepcopy(self.objects.get((kind, namespace, name)))
 
     def list(self, api_version, kind, namespace=None, label_selector=None):
+        return self.listing(api_version, kind, namespace, label_selector)[0]
+
+    def listing(self, api_version, kind, namespace=None, label_selector=None):
         self.lists += 1
-        return [copy.deepcopy(obj) for (k, ns, _name), obj in self.objects.items() if k == kind and ns == namespace]
+        return [copy.deepcopy(obj) for (k, ns, _name), obj in self.objects.items() if k == kind and ns == namespace], str(self.version)
 
     def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None, resource_version=None):
         obj = self.objects.get((kind, namespace, name))
@@ -390,3 +394,17 @@ def test_delete_goes_on_past_objects_held_by_finalizers_naming_them_and_refuses_
     assert any("left on the VIM" in line for line in plan["lines"])
     kube.release("ConfigMap", "held")
     assert "left_behind" not in delete_with(kube, record)
+
+
+def test_the_objects_of_a_kind_are_listed_once_for_their_ownership_not_read_one_by_one():
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import delete_owned
+
+    owned = [config_map("cm{0}".format(index)) for index in range(20)]
+    stranger = dict(config_map("cm-other"), metadata=dict(config_map("cm-other")["metadata"], labels={}))
+    kube = FakeKube(*(owned + [stranger]))
+    resources = [ref(obj) for obj in owned + [stranger]] + [ref(config_map("cm-gone"))]
+    deleted = delete_owned(kube, VNF, resources, None, Waits(enabled=False), {})
+    # One LIST for the ConfigMaps; what it does not show is not read again (a stranger's object is not deleted).
+    assert kube.lists == 1 and getattr(kube, "gets", 0) == 0
+    assert [item["name"] for item in deleted] == ["cm{0}".format(index) for index in range(20)]
+    assert ("ConfigMap", NS, "cm-other") in kube.objects
