@@ -31,7 +31,7 @@ from cnf_instantiate import (ROOT, cell, generate_package, kubectl_version, lab_
 from cnf_operations import ReadAuditedLab, requests_of, wall_of  # noqa: E402
 from module_call_cost import anchors_collections, collection_version, cpu_of  # noqa: E402
 
-TOOLS = ("vnflcm", "kubernetes.core", "kubectl")
+TOOLS = ("vnflcm", "k8s", "kubectl")  # vnf_terminate, a kubernetes.core.k8s absent loop, kubectl delete
 PHASES = ("terminate",)
 
 
@@ -72,7 +72,7 @@ class TerminateBench(cnf_instantiate.Bench):
             result = self.module("vnf_terminate", {"vnf_instance_name": "bench-" + namespace, "namespace": namespace, "kubeconfig": kube,
                                                    "request": {"terminationType": "FORCEFUL"}, "wait_timeout": 600}, namespace)
             return {"module_api_calls": result.get("api_calls")}
-        if tool == "kubernetes.core":
+        if tool == "k8s":
             files = [str(Path(self.package["path"]) / relpath) for relpath in self.package["def_files"]]
             self.playbook({"kubernetes.core.k8s": {"kubeconfig": kube, "namespace": namespace, "state": "absent", "src": "{{ item }}",
                                                    "wait": True, "wait_timeout": 600}, "loop": files})
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
     for metric in metrics:
         m = summary["terminate"][metric]
         fmt = "{:.2f}" if metric.endswith("_s") else "{:.0f}"
-        print(row.format(metric, *[cell(m.get(tool), fmt) for tool in TOOLS], cell(m.get("ratio_to_kubernetes.core"), "{:.2f}"),
+        print(row.format(metric, *[cell(m.get(tool), fmt) for tool in TOOLS], cell(m.get("ratio_to_k8s"), "{:.2f}"),
                          cell(m.get("ratio_to_kubectl"), "{:.2f}")))
     write_report(args.out, "cnf_terminate", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
                  kubernetes_core=collection_version(anchors, "kubernetes.core"),
