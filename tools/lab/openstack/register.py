@@ -19,6 +19,7 @@ import openstack
 PASSWORD = 'secret'
 REGION = 'RegionOne'
 HOST = '127.0.0.1'
+NODE = 'nfvlab'  # lab.py's: the fake hypervisor's host and node name
 # service user -> (service type, service name, path after host:port)
 SERVICES = {
     'heat': ('orchestration', 'heat', '/v1/%(tenant_id)s'),
@@ -113,12 +114,18 @@ def compute(info, nova_manage):
     # The fake hypervisor registers some seconds after nova-compute starts; on a warm
     # start the old record is there at once, so wait for a report from this start.
     wait_service(conn.compute.services, 'nova-compute', info['starting'], deadline)
+    # The compute node's record exists once placement has its resource provider; nova-api lists it as a hypervisor only
+    # once discover_hosts has mapped its host (on a cold start: a warm one has the mapping).
+    while not list(conn.placement.resource_providers(name=NODE)):
+        if time.monotonic() > deadline:
+            sys.exit('nova-compute made no resource provider')
+        time.sleep(1)
+    subprocess.run([nova_manage, '--config-file', nova_conf(info), 'cell_v2', 'discover_hosts'],
+                   check=True, capture_output=True)
     while not list(conn.compute.hypervisors()):
         if time.monotonic() > deadline:
             sys.exit('no hypervisor appeared')
         time.sleep(1)
-    subprocess.run([nova_manage, '--config-file', nova_conf(info), 'cell_v2', 'discover_hosts'],
-                   check=True, capture_output=True)
     for name, (vcpus, ram, disk) in FLAVORS.items():
         if not conn.compute.find_flavor(name):
             conn.compute.create_flavor(name=name, vcpus=vcpus, ram=ram, disk=disk, is_public=True)
