@@ -161,6 +161,15 @@ def is_secret_key(key):
     return name in SECRET_KEYS or any(word in name for word in SECRET_KEY_WORDS)
 
 
+def without_secret_keys(value):
+    """``value`` without the keys that name a secret (:func:`is_secret_key`), at any depth."""
+    if isinstance(value, dict):
+        return {key: without_secret_keys(item) for key, item in value.items() if not is_secret_key(key)}
+    if isinstance(value, list):
+        return [without_secret_keys(item) for item in value]
+    return value
+
+
 def is_env_secret(entry):
     return isinstance(entry, dict) and entry.get("value") is not None and len(str(entry["value"])) >= MIN_ENV_SECRET
 

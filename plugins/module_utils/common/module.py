@@ -10,7 +10,8 @@ import traceback
 
 from ansible.module_utils.basic import AnsibleModule, missing_required_lib
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, merge_arg_groups, no_log_strings, sensitive_values
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import (
+    is_secret_key, merge_arg_groups, no_log_strings, sensitive_values, without_secret_keys)
 
 # Options whose values may hold a secret that no_log on the option cannot see: a kubeconfig or cloud
 # dict, a SOL003 request (vimConnectionInfo.accessInfo, vdu_params), a proxy URL with a password.
@@ -104,7 +105,7 @@ def without_credentials(value):
         result = {}
         for key, item in value.items():
             if key == "accessInfo" and isinstance(item, dict):
-                item = _without_secret_keys(item)
+                item = without_secret_keys(item)
                 if item:
                     result[key] = item
             elif key != "accessInfo":
@@ -112,12 +113,4 @@ def without_credentials(value):
         return result
     if isinstance(value, list):
         return [without_credentials(item) for item in value]
-    return value
-
-
-def _without_secret_keys(value):
-    if isinstance(value, dict):
-        return {key: _without_secret_keys(item) for key, item in value.items() if not is_secret_key(key)}
-    if isinstance(value, list):
-        return [_without_secret_keys(item) for item in value]
     return value

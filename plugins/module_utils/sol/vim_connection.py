@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import is_secret_key, masked_secrets
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.args import masked_secrets, without_secret_keys
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.schema import field_path
 
@@ -94,11 +94,11 @@ def check_vim_endpoints(request, vim_types, server, connection, keystone=False, 
 
 
 def recordable_vim(vim):
-    """A vimConnectionInfo entry as a record keeps it: accessInfo without its secrets (dropped), interfaceInfo with any
-    secret in it (a URL's password) masked."""
+    """A vimConnectionInfo entry as a record keeps it: accessInfo without its secrets (dropped, at any depth),
+    interfaceInfo with any secret in it (a URL's password) masked."""
     kept = dict(vim)
     if "accessInfo" in kept:
-        kept["accessInfo"] = {key: value for key, value in (kept["accessInfo"] or {}).items() if not is_secret_key(key)}
+        kept["accessInfo"] = without_secret_keys(kept["accessInfo"] or {})
     if "interfaceInfo" in kept:
         kept["interfaceInfo"] = masked_secrets(kept["interfaceInfo"])
     return kept

@@ -34,6 +34,12 @@ def test_a_recorded_vim_keeps_what_names_it_and_no_secret():
     assert not any(secret in json.dumps(kept) for secret in SECRETS)
 
 
+def test_a_recorded_vim_loses_secrets_nested_in_its_access_info():
+    nested = dict(VIM, accessInfo={"username": "admin", "auth": {"password": "pw-access", "project": "p"},
+                                   "scopes": [{"token": "tok-bearer", "scope": "s"}]})
+    assert recordable_vims({"vim1": nested})["vim1"]["accessInfo"] == {"username": "admin", "auth": {"project": "p"}, "scopes": [{"scope": "s"}]}
+
+
 def test_every_vim_connection_in_a_record_loses_its_secrets_in_either_form():
     record = {"vnfInstance": {"vimConnectionInfo": {"vim1": VIM}},
               "opOccs": [{"operationParams": {"vimConnectionInfo": [dict(VIM, id="vim1")]}},
