@@ -26,6 +26,27 @@ description:
     every other resource of the top template depends on, so Heat creates it first and deletes it last.
     It is written by signalling that resource, which is not a stack update: it works in any stack
     state, and it stays through every stack update. Passwords are never stored in it."
+options:
+  drift:
+    description:
+      - "Kubernetes: also read what differs between each instantiated instance's live objects and what its record says
+        they are (RV(drift)), writing nothing: a field a def file sets that someone changed (C(kubectl edit), C(kubectl
+        set image), C(kubectl scale)), an object of the record that is gone, an object that carries the instance's
+        id label (C(vnflcm.nfv/instance-id)) that the record does not name and no controller owns."
+      - "What an object should be is the API server's answer to a server-side apply of its def file's manifest in dry
+        run (field manager C(nfv.vnflcm-drift)), with the namespace and labels the instance gave it and the replicas of
+        its VDU's VNFCs as the record counts them. So the defaults the API server adds are not drift, nor are fields the
+        manifest does not set (an annotation a controller adds, a label added by hand). The replicas of a workload that
+        a HorizontalPodAutoscaler of the package scales are the autoscaler's, not drift; any other writer of replicas
+        (C(kubectl scale), another controller) is drift."
+      - "ConfigMaps and Secrets are looked for, not compared: their content is not kept in the record (a Secret's
+        never is). A Secret's values never appear: they are masked."
+      - "An instance whose record keeps no deployed manifests (a Helm chart's CNF, a record of an older version) has
+        its objects looked for only (C(compared: presence))."
+      - "Reads: one LIST per kind of the record by the instance's id label (C(vnflcm.nfv/instance-id)), and a dry-run apply per object compared."
+      - "OpenStack: not yet (an error)."
+    type: bool
+    default: false
 author:
   - nfv.vnflcm maintainers (@nfv-vnflcm)
 extends_documentation_fragment:
@@ -51,6 +72,18 @@ EXAMPLES = r"""
   nfv.vnflcm.vnf_info:
     vnf_instance_name: cnf1
     namespace: tenant-a
+
+- name: What changed behind the VNF manager's back
+  nfv.vnflcm.vnf_info:
+    vnf_instance_name: cnf1
+    namespace: tenant-a
+    drift: true
+  register: seen
+
+- name: Say what drifted
+  ansible.builtin.debug:
+    msg: "{{ item.vnfInstanceName }}: {{ item.drifted }} drifted {{ item.objects | map(attribute='name') | join(', ') }}"
+  loop: "{{ seen.drift }}"
 
 - name: List the VNF instances of an OpenStack project
   nfv.vnflcm.vnf_info:
@@ -87,6 +120,22 @@ vnf_lcm_op_occs:
   returned: always
   type: list
   elements: dict
+drift:
+  description:
+    - "With O(drift): per instantiated instance, what differs between its live objects and its record."
+    - "C(vnfInstanceId), C(vnfInstanceName); C(drifted), how many objects of C(objects); C(compared), V(fields) or
+      V(presence) (its record keeps no manifests: objects looked for only); C(objects), each with C(apiVersion),
+      C(kind), C(name), C(namespace), its def file C(file) and C(vdu) where it has them, and C(status): V(changed)
+      (C(fields), each C(path), C(expected) and C(live); a Secret's values masked), V(missing) or V(unexpected)
+      (it carries the instance's id label, no controller owns it, the record does not name it)."
+  returned: when O(drift=true) on Kubernetes
+  type: list
+  elements: dict
+  sample: [{vnfInstanceId: 5c0d0e1f-0000-4000-8000-00000000beef, vnfInstanceName: cnf1, drifted: 2, compared: fields,
+            objects: [{apiVersion: apps/v1, kind: Deployment, name: vdu1, namespace: tenant-a, file: Files/kubernetes/deployment.yaml,
+                       vdu: VDU1, status: changed, fields: [{path: "spec.template.spec.containers[0].image", expected: "nginx:1.27",
+                       live: "nginx:1.28"}]},
+                      {apiVersion: v1, kind: Service, name: vdu1-svc, namespace: tenant-a, file: Files/kubernetes/service.yaml, status: missing}]}]
 name_claim:
   description:
     - "The claim of the name O(vnf_instance_name) that no instance has: what an instantiate killed after it claimed
@@ -119,7 +168,7 @@ def packed():
 
 
 def main():
-    module_main("info", "info.run_info", {}, ("kubernetes", "openstack", "instance", "wait"))
+    module_main("info", "info.run_info", {"drift": {"type": "bool", "default": False}}, ("kubernetes", "openstack", "instance", "wait"))
 
 
 if __name__ == "__main__":

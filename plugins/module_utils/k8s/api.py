@@ -205,6 +205,14 @@ class KubeApi:
         path = self.path(api_version, kind, namespace, name)
         return self._call("PATCH", path, "patch", _what(kind, name, namespace), body=patch, content_type=patch_type, dry_run=dry_run)
 
+    def apply(self, obj, field_manager, dry_run=False):
+        """Server-side apply of ``obj`` as ``field_manager``, taking the fields it sets from any other manager (force)."""
+        meta = obj["metadata"]
+        path = self.path(obj["apiVersion"], obj["kind"], meta.get("namespace"), meta["name"])
+        return self._call("PATCH", path, "apply", _what(obj["kind"], meta["name"], meta.get("namespace")), body=obj,
+                          query=[("fieldManager", field_manager), ("force", "true")], content_type="application/apply-patch+yaml",
+                          dry_run=dry_run)
+
     def delete(self, api_version, kind, name, namespace=None, propagation="Background", grace_seconds=None, resource_version=None):
         """Delete; True when a delete was sent, False when the object was already gone.
 

@@ -13,12 +13,10 @@ import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.instance_objects import create_or_adopt
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import identity
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.ownership import INSTANCE_ID_LABEL, resource_selector
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.readiness import is_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_objects, vnfc_info, vnfc_resource_info
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_gone
-from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
 
 # Tacker v2's key in instantiatedVnfInfo.metadata: each VDU's workload as deployed (k8s/vnfc.py: vdu_objects).
 VDU_RESES = "vdu_reses"
@@ -96,14 +94,6 @@ def fresh_pod(live):
 # ---------------------------------------------------------------------------------------------
 # VNFCs: pods found through ownerReferences; a VNFC's id follows its pod.
 
-def vdu_records(resources, vdus):
-    """VDU id -> a manifest-like record of its workload (its identity only): ``resources`` are the instance's object
-    references, ``vdus`` VDU id -> ``{"name": its workload's name}``."""
-    workloads = {item["name"]: item for item in resources or [] if item["kind"] in WORKLOAD_KINDS}
-    return {vdu_id: {"file": None, "index": 0, "object": identity(workloads[vdu.get("name")])}
-            for vdu_id, vdu in (vdus or {}).items() if vdu.get("name") in workloads}
-
-
 def pods_and_owners(api, namespace, instance_id, vdus):
     """``(pods, owners)``: the instance's pods, and what they may belong to (its ReplicaSets, the workloads of ``vdus``),
     for k8s/vnfc.py to follow their ownerReferences. ``instance_id`` None: objects that carry no instance labels (a Helm
@@ -121,7 +111,7 @@ def pods_and_owners(api, namespace, instance_id, vdus):
 
 
 def live_vnfc_info(api, instance_id, namespace, info, vdus, replaced=(), deployed=None, counts=None):
-    """``info`` (instantiatedVnfInfo) with vnfcResourceInfo / vnfcInfo read from the live pods of ``vdus`` (:func:`vdu_records`)
+    """``info`` (instantiatedVnfInfo) with vnfcResourceInfo / vnfcInfo read from the live pods of ``vdus`` (k8s/vnfc.py vdu_records)
     and, when ``deployed`` (the manifests as deployed) is known, metadata.vdu_reses at ``counts`` (VDU id -> replicas).
 
     A pod that stays keeps its VNFC id; a new pod is a new VNFC with an id of its own (k8s/vnfc.py), as in Tacker v2:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import copy
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import DEF_FILES_FIELD, INSTANTIATE_VNF_REQUEST, describe, kind_of, name_of, object_of
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.manifests import (
+    DEF_FILES_FIELD, INSTANTIATE_VNF_REQUEST, describe, identity, kind_of, name_of, object_of)
 from ansible_collections.nfv.vnflcm.plugins.module_utils.package.def_files import WORKLOAD_KINDS
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import SCALE_VNF_REQUEST
 
@@ -62,6 +63,14 @@ def with_replicas(record, count, what=INSTANTIATE_VNF_REQUEST):
 # Set by the API server, never by a def file: kept out of the record whatever a def file holds.
 _SERVER_FIELDS = ("status",)
 _SERVER_METADATA = ("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink")
+
+
+def vdu_records(resources, vdus):
+    """VDU id -> a manifest-like record of its workload (its identity only): ``resources`` are the instance's object
+    references, ``vdus`` VDU id -> ``{"name": its workload's name}``."""
+    workloads = {item["name"]: item for item in resources or [] if item["kind"] in WORKLOAD_KINDS}
+    return {vdu_id: {"file": None, "index": 0, "object": identity(workloads[vdu.get("name")])}
+            for vdu_id, vdu in (vdus or {}).items() if vdu.get("name") in workloads}
 
 
 def vdu_objects(vdu_records, deployed, counts):

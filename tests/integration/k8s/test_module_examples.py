@@ -82,6 +82,10 @@ def instances(*names):
     return check
 
 
+def no_drift(result):
+    assert [(item["vnfInstanceName"], item["drifted"], item["compared"]) for item in result["drift"]] == [("cnf1", 0, "fields")], result["drift"]
+
+
 def vdu_names(result):
     assert result["msg"][:2] == ["vdu1-update", "vdu2-update"], result["msg"]
 
@@ -161,6 +165,8 @@ SCENARIO = [
             changed=True, state="COMPLETED", check=created_as_tacker),
     Example("vnf_info", "All VNF instances of a namespace", check=instances("cnf1", "cnf2", "test_instantiate_cnf_resources")),
     Example("vnf_info", "One instance", check=instances("cnf1")),
+    Example("vnf_info", "What changed behind the VNF manager's back", check=no_drift),
+    Example("vnf_info", "Say what drifted"),
     Example("vnf_scale", "Scale out one step", changed=True, state="COMPLETED"),
     Example("vnf_scale_to_level", "Scale a CNF to an instantiation level of its flavour", changed=True, state="COMPLETED", check=level_2),
     Example("vnf_heal", "Heal one VNFC", changed=True, state="COMPLETED"),

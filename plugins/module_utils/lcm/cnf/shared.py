@@ -12,7 +12,8 @@ lcm/instance_run.py's shared steps on session.py's connection); resume.py takes 
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.namespaces import instance_namespace
-from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import live_vnfc_info, vdu_records
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import live_vnfc_info
+from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.vnfc import vdu_records
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, private_state, vnfc_counts
 

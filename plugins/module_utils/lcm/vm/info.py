@@ -5,10 +5,13 @@
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.info import records_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
 
 
 def run_info(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """One instance or all."""
+    if params.get("drift"):
+        raise ValidationError("module options", "drift", "drift is read for CNFs on Kubernetes only; a VM-based VNF's is not yet")
     return records_of(params, session.connect(params).store())
