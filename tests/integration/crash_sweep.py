@@ -54,16 +54,18 @@ def differences(actual, expected):
 def module_process(root_pid, module):
     """The pid of the Python process running ``module`` (AnsiballZ_<module>.py) under ``root_pid`` (ansible-playbook), or None.
 
-    The shell that starts it names the file too: the process wanted is the one furthest down the tree."""
+    The shells that start it name the file too, and so does the short-lived one that makes it executable (``chmod u+x``)
+    before: the process wanted is a Python interpreter's, the one furthest down the tree."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open("/proc/{0}/cmdline".format(entry), "rb") as handle:
-                if "AnsiballZ_{0}.py".format(module).encode() not in handle.read():
-                    continue
+                argv = handle.read().split(b"\0")
         except OSError:
+            continue
+        if not (os.path.basename(argv[0]).startswith(b"python") and any(arg.endswith("AnsiballZ_{0}.py".format(module).encode()) for arg in argv[1:])):
             continue
         chain = ancestors(int(entry))
         if root_pid in chain:
