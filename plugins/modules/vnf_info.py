@@ -43,7 +43,9 @@ options:
         never is). A Secret's values never appear: they are masked."
       - "An instance whose record keeps no deployed manifests (a Helm chart's CNF, a record of an older version) has
         its objects looked for only (C(compared: presence))."
-      - "Reads: one LIST per kind of the record by the instance's id label (C(vnflcm.nfv/instance-id)), and a dry-run apply per object compared."
+      - "Reads: one LIST per kind of the record by the instance's id label (C(vnflcm.nfv/instance-id)), and a dry-run apply per object compared,
+        which needs the right to patch the object, though a dry run stores nothing (a user that may only read gets the API
+        server's refusal)."
       - "OpenStack: not yet (an error)."
     type: bool
     default: false
