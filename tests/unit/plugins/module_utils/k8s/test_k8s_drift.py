@@ -93,7 +93,8 @@ def ref(kind, name, api_version="v1"):
     return {"apiVersion": api_version, "kind": kind, "name": name, "namespace": "ns1"}
 
 
-def obj(kind, name, labels=LABELS, **metadata):
+def obj(kind, name, labels=None, **metadata):
+    labels = dict(LABELS) if labels is None else labels
     return {"apiVersion": "v1", "kind": kind, "metadata": dict({"name": name, "namespace": "ns1", "labels": dict(labels)}, **metadata)}
 
 
