@@ -241,14 +241,15 @@ class Bench:
         result = self.playbook({"nfv.vnflcm.vnf_instantiate": args})
         return result["api_calls"]["read"], {"changed": result["changed"], "module_writes": result["api_calls"]["write"]}
 
-    def run_kubectl(self, args: list[str], namespace: str, calls: dict, stdin: str | None = None) -> str:
-        """kubectl <args> -n <namespace> with -v=6, its requests counted by verb into ``calls``; returns its stdout.
+    def run_kubectl(self, args: list[str], namespace: str, calls: dict, stdin: str | None = None, ok=(0,)) -> str:
+        """kubectl <args> -n <namespace> with -v=6, its requests counted by verb into ``calls``; returns its stdout. ``ok``:
+        the exit codes that are not a failure (``kubectl diff`` exits 1 when it finds differences).
 
         A discovery cache per namespace: the first command discovers, the later ones reuse it (the module keeps none)."""
         cache = self.work / "kubectl-cache-{0}".format(namespace)
         done = subprocess.run([str(self.kubectl), *args, "-n", namespace, "--cache-dir", str(cache), "-v=6"],
                               capture_output=True, text=True, env=self.env, input=stdin, check=False)
-        if done.returncode:
+        if done.returncode not in ok:
             raise SystemExit("kubectl {0} failed:\n{1}".format(" ".join(args), done.stderr[-4000:]))
         for verb in KUBECTL_REQUEST.findall(done.stderr):
             calls[verb] = calls.get(verb, 0) + 1

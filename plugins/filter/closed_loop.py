@@ -28,7 +28,8 @@ def closed_loop_decision(info, request, options=None, resumed=None, now=None):
         raise AnsibleFilterError("closed_loop_decision: expects vnf_info's result and closed_loop_request's request")
     instances = [item for item in info.get("vnf_instances") or [] if item.get("id") == request.get("vnf_instance_id")]
     op_occs = [item for item in info.get("vnf_lcm_op_occs") or [] if item.get("vnfInstanceId") == request.get("vnf_instance_id")]
-    decide = closed_loop.decide_heal if request.get("function_type") == closed_loop.AUTO_HEAL else closed_loop.decide_scale
+    decide = {closed_loop.AUTO_HEAL: closed_loop.decide_heal, closed_loop.DRIFT: closed_loop.decide_drift}.get(
+        request.get("function_type"), closed_loop.decide_scale)
     try:
         moment = closed_loop.parse_time(now, "now") if now else datetime.datetime.now(datetime.timezone.utc)
         return decide(instances[0] if instances else None, op_occs, request, moment, options or {}, tuple(resumed or ()))

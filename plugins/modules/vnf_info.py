@@ -40,13 +40,20 @@ options:
         a HorizontalPodAutoscaler of the package scales are the autoscaler's, not drift; any other writer of replicas
         (C(kubectl scale), another controller) is drift."
       - "ConfigMaps and Secrets are looked for, not compared: their content is not kept in the record (a Secret's
-        never is). A Secret's values never appear: they are masked."
+        never is), only in the package, which a re-run of M(nfv.vnflcm.vnf_instantiate) has: its plan compares them
+        too, and its O(nfv.vnflcm.vnf_instantiate#module:reconcile) repairs the drift. A Secret's values never appear:
+        they are masked."
       - "An instance whose record keeps no deployed manifests (a Helm chart's CNF, a record of an older version) has
         its objects looked for only (C(compared: presence))."
       - "Reads: one LIST per kind of the record by the instance's id label (C(vnflcm.nfv/instance-id)), and a dry-run apply per object compared,
         which needs the right to patch the object, though a dry run stores nothing (a user that may only read gets the API
         server's refusal)."
-      - "OpenStack: not yet (an error)."
+      - "OpenStack: per VNFC of the record, its server as Nova sees it (gone: C(missing); its flavour or image not the
+        ones the stack's C(nfv) parameter gave it, or in C(ERROR) or C(SHUTOFF): C(changed), with the fields
+        C(flavor), C(image), C(status)), the ports attached to it (Neutron's C(device_id)) against its C(vnfcCpInfo)
+        (a port detached or deleted: C(missing); another one attached: C(unexpected)), its attached volumes against
+        its C(storageResourceIds) the same way. Each object: C(kind) (V(Server), V(Port), V(Volume)), C(id), C(vdu),
+        C(server), C(status), C(fields). Reads: per VNFC one server and one port list; no write."
     type: bool
     default: false
 author:

@@ -268,6 +268,25 @@ options:
         plan of every operation says which are not run (C(plan.interface_scripts)); the result's C(hooks_run) lists the scripts and end hook that ran."
     type: bool
     default: false
+  reconcile:
+    description:
+      - "Kubernetes, CNFs of def files: when the instance is already instantiated as requested, repair its drift
+        (what M(nfv.vnflcm.vnf_info)'s O(nfv.vnflcm.vnf_info#module:drift) reports): each changed object's def-file
+        manifest is applied again by server-side apply (field manager C(nfv.vnflcm-drift), taking back only the fields
+        the manifest sets, so defaults and fields others own stay), each missing one is created again, each object
+        that carries the instance's id label but is not in the record is deleted. A workload's replicas are set back to
+        the record's count, unless a HorizontalPodAutoscaler of the package scales it."
+      - "ConfigMaps and Secrets are compared with, and restored from, O(package), which must be the instance's own
+        (its C(vnfdId)); a workload that reads a key whose value is restored restarts (its pod template gets a new
+        C(vnflcm.nfv/config-hash) annotation), no other: the selective-restart rules of M(nfv.vnflcm.vnf_modify)."
+      - "The repair is an op occ of C(HEAL) with C(operationParams) V({cause: drift, additionalParams: {reconcile: true}}):
+        should it stop half-way it is C(FAILED_TEMP), and M(nfv.vnflcm.vnf_lcm_op_occ) retries it (the drift is read
+        again and repaired; with its C(package) option ConfigMaps and Secrets too) or fails it; a heal has no rollback.
+        Check mode and diff mode show the repair (RV(plan.repair), the changed fields before and after) without making it."
+      - "Without it, a re-run of an instance instantiated as requested writes nothing, and its plan says how many objects
+        drifted (RV(plan.drift)). OpenStack and Helm-chart CNFs: refused (drift is read for CNFs of def files only)."
+    type: bool
+    default: false
 extends_documentation_fragment:
   - nfv.vnflcm.kubernetes
   - nfv.vnflcm.openstack
@@ -326,6 +345,22 @@ EXAMPLES = r"""
           - Files/kubernetes/secret_1.yaml
           - Files/kubernetes/deployment.yaml
   register: cnf1
+
+- name: Repair what was changed in cnf1 behind the VNF manager's back (the same package and request; nothing to do when nothing drifted)
+  nfv.vnflcm.vnf_instantiate:
+    package: /srv/packages/test_cnf_container_update_before
+    vnf_instance_name: cnf1
+    request:
+      flavourId: simple
+      instantiationLevelId: instantiation_level_1
+      additionalParams:
+        namespace: tenant-a
+        lcm-kubernetes-def-files:
+          - Files/kubernetes/configmap_1.yaml
+          - Files/kubernetes/secret_1.yaml
+          - Files/kubernetes/deployment.yaml
+    reconcile: true
+  register: cnf1_repair
 
 - name: Use a request file written for Tacker, its placeholders filled (its vimConnectionInfo is recorded without its token)
   nfv.vnflcm.vnf_instantiate:
@@ -474,6 +509,33 @@ plan:
     vdus:
       description: Each VDU's workload and its replicas.
       type: dict
+    drift:
+      description: "Kubernetes, a re-run of an instance instantiated as requested (and O(reconcile)): how many objects
+        drifted, C(<N> objects) (C(not read: <reason>) when this user may not read it; the re-run does not fail for
+        that)."
+      type: str
+      sample: 2 objects
+    drifted:
+      description: "Without O(reconcile): the drifted objects, as M(nfv.vnflcm.vnf_info)'s C(drift[].objects) shows them."
+      type: list
+      elements: dict
+    repair:
+      description: "O(reconcile): each drifted object with its C(action): C(apply) (its manifest applied again; its
+        C(fields) are what changes), C(create) (missing), C(delete) (unexpected)."
+      type: list
+      elements: dict
+      sample:
+        - {kind: Deployment, name: vdu1, status: changed, action: apply,
+           fields: [{path: "spec.template.spec.containers[0].image", expected: "app:1.0", live: "app:2.0"}]}
+    restart:
+      description: "O(reconcile): the workloads that read a restored ConfigMap or Secret key (C(reasons): which keys), restarted."
+      type: list
+      elements: dict
+    not_repaired:
+      description: "O(reconcile): drifted objects the repair cannot restore (a missing ConfigMap or Secret when
+        O(package) is not the instance's), with a C(note)."
+      type: list
+      elements: dict
     stack_name:
       description: "OpenStack: the VNF's Heat stack, C(vnf-<instance id>)."
       type: str
@@ -526,6 +588,7 @@ def main():
             "namespace_policy": {"type": "str", "default": "rewrite", "choices": ["rewrite", "error"]},
             "allow_cluster_scoped": {"type": "bool", "default": False},
             "allow_package_scripts": {"type": "bool", "default": False},
+            "reconcile": {"type": "bool", "default": False},
         },
         ("kubernetes", "openstack", "wait"),
     )

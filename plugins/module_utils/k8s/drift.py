@@ -21,7 +21,8 @@ UNEXPECTED = "unexpected"
 # What an object's own content is: every top-level field but these, and its labels and annotations.
 NOT_CONTENT = ("apiVersion", "kind", "metadata", "status")
 COMPARED_METADATA = ("labels", "annotations")
-# The field manager of the dry-run applies: the apiserver records none of them.
+# The field manager of the dry-run applies (the apiserver records none of them) and of the repairs that make the live
+# objects what those answered (lcm/cnf/reconcile.py plan_reconcile).
 FIELD_MANAGER = "nfv.vnflcm-drift"
 SECRET_MASK = "********"
 SECRET_FIELDS = ("data", "stringData")
@@ -120,9 +121,16 @@ def live_objects(api, instance_id, references):
     return found, unexpected
 
 
+def without_replicas(manifest):
+    """``manifest`` without ``spec.replicas``: a workload's replicas that a HorizontalPodAutoscaler owns are neither
+    compared nor restored."""
+    spec = {key: value for key, value in (manifest.get("spec") or {}).items() if key != "replicas"}
+    return dict(manifest, spec=spec)
+
+
 def object_drift(api, manifest, live, ignored=()):
-    """The drift of one object: ``None``, or ``{"status": changed, "fields": [...]}`` from a dry-run apply of
-    ``manifest`` over ``live``."""
+    """``(expected, drift)`` of one object: the API server's answer to a dry-run apply of ``manifest`` over ``live``, and
+    ``None`` or ``{"status": changed, "fields": [...]}``."""
     expected = api.apply(manifest, FIELD_MANAGER, dry_run=True)
     fields = changed_fields(manifest["kind"], expected, live, ignored)
-    return {"status": CHANGED, "fields": fields} if fields else None
+    return expected, ({"status": CHANGED, "fields": fields} if fields else None)

@@ -23,12 +23,14 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import Va
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.listing import MAX_LISTED, listed
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_RECONCILE, reconciles
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED
 
-AUTO_HEAL, AUTO_SCALE = "auto_heal", "auto_scale"
+AUTO_HEAL, AUTO_SCALE, DRIFT = "auto_heal", "auto_scale", "drift"
 SCALE_OUT, SCALE_IN = "SCALE_OUT", "SCALE_IN"
-ENABLED_PROPERTY = {AUTO_HEAL: "isAutohealEnabled", AUTO_SCALE: "isAutoscaleEnabled"}
-OWN_OPERATION = {AUTO_HEAL: occ.HEAL, AUTO_SCALE: occ.SCALE}
+ENABLED_PROPERTY = {AUTO_HEAL: "isAutohealEnabled", AUTO_SCALE: "isAutoscaleEnabled", DRIFT: "isAutoReconcileEnabled"}
+# A repair of drift is a HEAL of the whole VNF (lcm/cnf/reconcile.py).
+OWN_OPERATION = {AUTO_HEAL: occ.HEAL, AUTO_SCALE: occ.SCALE, DRIFT: occ.HEAL}
 
 # What the decision says to do.
 HEAL, SCALE, RETRY, WAIT, NOTHING = "heal", "scale", "retry", "wait", "nothing"
@@ -43,6 +45,7 @@ UNFINISHED_OTHER = "unfinished_operation"
 UNKNOWN_ASPECT = "unknown_aspect"
 OUT_OF_RANGE = "out_of_range"
 ALREADY_SCALED = "already_scaled"
+ALREADY_REPAIRED = "already_repaired"
 # vnf_info's lease status of a running op occ (lcm/lease.py).
 LIVE_LEASE = "live"
 
@@ -90,7 +93,7 @@ def closed_loop_request(event, function, overrides=None, now=None):
     field is missing or malformed.
     """
     if function not in ENABLED_PROPERTY:
-        raise ValidationError(REQUEST, "function_type", "must be auto_heal or auto_scale, got {0!r}".format(function))
+        raise ValidationError(REQUEST, "function_type", "must be auto_heal, auto_scale or drift, got {0!r}".format(function))
     event = event if isinstance(event, dict) else {}
     body = event.get("nfv_vnflcm") if isinstance(event.get("nfv_vnflcm"), dict) else event
     merged = dict(body)
@@ -116,6 +119,11 @@ def closed_loop_request(event, function, overrides=None, now=None):
         if not isinstance(ids, list) or not all(isinstance(item, str) and item for item in ids):
             raise ValidationError(REQUEST, "vnfc_info_ids", "must be a list of VnfcInfo ids, got {0!r}".format(ids))
         request["vnfc_info_ids"] = sorted(set(ids))
+    elif function == DRIFT:
+        drifted = merged.get("drifted", 0)
+        if not isinstance(drifted, int) or isinstance(drifted, bool) or drifted < 0:
+            raise ValidationError(REQUEST, "drifted", "must be a number of objects, got {0!r}".format(drifted))
+        request["drifted"] = drifted
     else:
         scale_type = merged.get("auto_scale_type")
         if scale_type not in (SCALE_OUT, SCALE_IN):
@@ -231,6 +239,34 @@ def decide_scale(instance, op_occs, request, now, options=None, resumed=()):
         scale_request={"type": scale_type, "aspectId": aspect_id, "numberOfSteps": 1}, **details)
 
 
+def decide_drift(instance, op_occs, request, now, options=None, resumed=()):
+    """What to do for a drift ``request`` (the watcher's drift event): repair it (a HEAL with
+    ``additionalParams.reconcile``) when the instance's ``vnfConfigurableProperties.isAutoReconcileEnabled`` is true, or
+    the loop's ``reconcile`` option is; else only report it. Not twice for one event, and within the heal limit."""
+    options = dict(DEFAULT_OPTIONS, **{key: value for key, value in (options or {}).items() if value is not None})
+    # The option may come templated as text (the role's closed_loop_options).
+    early = _gate(instance, op_occs, request, DRIFT, resumed, enabled=str(options.get("reconcile")).lower() in ("true", "yes", "1"))
+    if early:
+        if early["reason"] == DISABLED:
+            early["message"] = "nothing done: drift of {0} object(s) reported, not repaired: {1} (or the loop's reconcile option)".format(
+                request["drifted"], early["message"][len("nothing done: "):])
+        return early
+    first_alert = parse_time(request["first_alert_at"])
+    for item in _newest_first(op_occs):
+        if (item.get("operation") == occ.HEAL and item.get("operationState") == occ.COMPLETED and reconciles(item.get("operationParams"))
+                and (item.get("id") in resumed or _started(item) > first_alert)):
+            return _nothing(request, ALREADY_REPAIRED, "the drift was repaired since it was seen ({0}) by op occ {1}".format(
+                request["first_alert_at"], item["id"]))
+    window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
+    recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
+    if len(recent) >= int(options["heal_limit"]):
+        return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
+                        "the repair of its drift is dropped".format(len(recent), options["heal_period"], options["heal_limit"]), recent_heals=recent)
+    cause = "drift ({0}): seen at {1}".format(request["source"], request["first_alert_at"])
+    return dict(_base(request, HEAL, "repair", "repair the drift of VNF instance {0} ({1} object(s))".format(request["vnf_instance_id"], request["drifted"])),
+                heal_request={"cause": cause, "additionalParams": {HEAL_RECONCILE: True}})
+
+
 def max_scale_level(instance, aspect_id):
     """The aspect's max scale level: the VNFD's as the record keeps it (both VIMs), else SOL003's ``maxScaleLevels``."""
     aspects = (private_state(instance).get("flavour") or {}).get("scaling_aspects") or {}
@@ -242,14 +278,15 @@ def max_scale_level(instance, aspect_id):
     return None
 
 
-def _gate(instance, op_occs, request, function, resumed):
-    """The checks both functions share, in Tacker's order, then the op occs: a decision, or None to go on."""
+def _gate(instance, op_occs, request, function, resumed, enabled=False):
+    """The checks every function shares, in Tacker's order, then the op occs: a decision, or None to go on. ``enabled``:
+    the loop's own option enables the function whatever the instance's property says."""
     if not instance:
         return _nothing(request, UNKNOWN_INSTANCE, "no VNF instance {0}{1}".format(request["vnf_instance_id"], _where(request)))
     if instance.get("instantiationState") != INSTANTIATED:
         return _nothing(request, NOT_INSTANTIATED, "VNF instance {0} is {1}".format(instance["id"], instance.get("instantiationState")))
     prop = ENABLED_PROPERTY[function]
-    if (instance.get("vnfConfigurableProperties") or {}).get(prop) is not True:
+    if not enabled and (instance.get("vnfConfigurableProperties") or {}).get(prop) is not True:
         return _nothing(request, DISABLED, "vnfConfigurableProperties.{0} of VNF instance {1} is {2}".format(
             prop, instance["id"], _shown((instance.get("vnfConfigurableProperties") or {}).get(prop, "not set"))))
     for item in _newest_first(op_occs):
@@ -308,6 +345,9 @@ def _healed_vnfcs(op_occ, known):
     its resourceChanges say it removed (vnfcInfo id ``<VDU>-<vnfcResourceInfo id>``, both VIMs): a healed VNFC's id
     follows its new pod or server, so the ids an alert raised before the heal names are no longer in the record."""
     named = (op_occ.get("operationParams") or {}).get("vnfcInstanceId")
+    if reconciles(op_occ.get("operationParams")):
+        # A repair of drift names no VNFC and replaces none of them by itself.
+        named, known = [], []
     removed = ["{0}-{1}".format(change.get("vduId"), change.get("id")) for change in (op_occ.get("resourceChanges") or {}).get("affectedVnfcs") or []
                if isinstance(change, dict) and change.get("changeType") in ("REMOVED", "MODIFIED")]
     return (list(named) if named else list(known)) + removed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, with_metadata_warning
 
@@ -24,3 +25,10 @@ def run_instantiate(session: instance_run.Session, params: dict, plan: Callable[
         operation = plan(package, name, description, metadata)
     operation = with_metadata_warning(operation, metadata)
     return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode, settings=engine.settings_of(params)), session)
+
+
+def refuse_reconcile(params: dict, driver: str) -> None:
+    """``reconcile`` repairs the drift of CNFs of def files only (lcm/cnf/reconcile.py plan_reconcile): refused, before any
+    connection, for ``driver``'s VNFs."""
+    if params.get("reconcile"):
+        raise ValidationError("module options", "reconcile", "drift is repaired for CNFs of Kubernetes def files only, not for {0} yet".format(driver))

@@ -127,6 +127,8 @@ def validate_scale_to_level_request(body, strict=True):
 
 # Tacker v2's HealVnfRequest.additionalParams key: heal the VNFCs' storage too.
 HEAL_ALL = "all"
+# The collection's own: repair the VNF's drift (lcm/cnf/reconcile.py) rather than replace VNFCs.
+HEAL_RECONCILE = "reconcile"
 
 
 def validate_heal_request(body, instance=None, strict=True):
@@ -136,9 +138,20 @@ def validate_heal_request(body, instance=None, strict=True):
     if not isinstance(heal_all, bool):
         raise ValidationError(HEAL_VNF_REQUEST, "additionalParams." + HEAL_ALL,
                               "must be a boolean (true: the VNFCs' storage is replaced too, as Tacker v2 takes it), not {0!r}".format(heal_all))
+    reconcile = (request.get("additionalParams") or {}).get(HEAL_RECONCILE, False)
+    if not isinstance(reconcile, bool):
+        raise ValidationError(HEAL_VNF_REQUEST, "additionalParams." + HEAL_RECONCILE,
+                              "must be a boolean (true: the VNF's drift is repaired, no VNFC replaced), not {0!r}".format(reconcile))
+    if reconcile and request.get("vnfcInstanceId"):
+        raise ValidationError(HEAL_VNF_REQUEST, "vnfcInstanceId", "a repair of drift (additionalParams.reconcile) is of the whole VNF: name no VNFC")
     if instance is not None:
         vnfd_checks.check_heal_against_instance(request, instance, HEAL_VNF_REQUEST)
     return request
+
+
+def reconciles(request):
+    """Whether a (validated) HealVnfRequest asks for a repair of drift (``additionalParams.reconcile``)."""
+    return ((request or {}).get("additionalParams") or {}).get(HEAL_RECONCILE) is True
 
 
 def heals_storage(request):

@@ -102,11 +102,13 @@ def multi_ns(tacker_packages):
 
 @pytest.fixture
 def cnf(ansible_task, k8s_lab, k8s_namespace, multi_ns):
-    """``cnf(heal=True, scale=True, level=None)``: a CNF in the test's namespace, its configurable properties set."""
-    def make(heal=True, scale=True, level=None):
+    """``cnf(heal=True, scale=True, level=None, reconcile=None)``: a CNF in the test's namespace, its configurable properties set."""
+    def make(heal=True, scale=True, level=None, reconcile=None):
         # As with Tacker: the instantiate request's vnfConfigurableProperties allow the closed loop.
         request = {"flavourId": "simple", "additionalParams": {"namespace": k8s_namespace, "lcm-kubernetes-def-files": [DEF_FILE]},
                    "vnfConfigurableProperties": {"isAutohealEnabled": heal, "isAutoscaleEnabled": scale}}
+        if reconcile is not None:
+            request["vnfConfigurableProperties"]["isAutoReconcileEnabled"] = reconcile
         if level:
             request["instantiationLevelId"] = level
         done = ansible_task("vnf_instantiate", {"kubeconfig": str(k8s_lab.kubeconfig), "package": multi_ns, "request": request,
@@ -154,7 +156,7 @@ def test_every_rulebook_passes_ansible_rulebooks_schema_and_names_the_collection
     from ansible_rulebook.validators import Validate
 
     rulebooks = sorted((collection_root / "extensions" / "eda" / "rulebooks").glob("*.yml"))
-    assert [path.stem for path in rulebooks] == ["auto_heal", "auto_heal_watcher", "auto_scale", "closed_loop", "closed_loop_controller"]
+    assert [path.stem for path in rulebooks] == ["auto_heal", "auto_heal_watcher", "auto_scale", "closed_loop", "closed_loop_controller", "drift"]
     for path in rulebooks:
         document = yaml.safe_load(path.read_text())
         Validate.rulebook(document)
@@ -165,7 +167,7 @@ def test_every_rulebook_passes_ansible_rulebooks_schema_and_names_the_collection
                 action = rule["action"]
                 if "run_playbook" in action:
                     name = action["run_playbook"]["name"]
-                    assert name in ("nfv.vnflcm.auto_heal", "nfv.vnflcm.auto_scale", "nfv.vnflcm.closed_loop_resume"), (path.name, name)
+                    assert name in ("nfv.vnflcm.auto_heal", "nfv.vnflcm.auto_scale", "nfv.vnflcm.closed_loop_resume", "nfv.vnflcm.drift"), (path.name, name)
                     assert (collection_root / "playbooks" / (name.rsplit(".", 1)[1] + ".yml")).is_file()
                     assert name.endswith(rule["condition"].split('"')[1]), (path.name, rule["condition"])
                 else:
@@ -304,6 +306,41 @@ def test_the_watcher_heals_a_pod_deleted_by_hand(k8s_lab, cnf, kube, k8s_namespa
         assert heal["operationParams"]["vnfcInstanceId"] == [vnfc_of(instance)]
         assert heal["operationParams"]["cause"].startswith("auto_heal (watcher)")
         watcher.wait_line(done_line("auto_heal", instance), since)
+    finally:
+        watcher.stop()
+
+
+def test_the_watcher_s_drift_is_reported_then_repaired_once_the_instance_allows_it(k8s_lab, cnf, kube, k8s_namespace, tmp_path, ansible_task):
+    instance = cnf(reconcile=False)
+    auth = {"kubeconfig": str(k8s_lab.kubeconfig), "namespace": k8s_namespace, "vnf_instance_id": instance["id"]}
+    watcher = alertmanager_lab.Rulebook(tmp_path / "drift", "nfv.vnflcm.drift", {
+        "closed_loop_watch_namespaces": [k8s_namespace], "closed_loop_drift_interval": 1,
+        "closed_loop_connection": {"kubeconfig": str(k8s_lab.kubeconfig), "wait_timeout": 120}}).start()
+    deployment = f"/apis/apps/v1/namespaces/{k8s_namespace}/deployments/vdu2"
+    replicas = kube.call("GET", deployment)["spec"]["replicas"]
+
+    def scaled_by_hand(count):
+        obj = kube.call("GET", deployment)
+        obj["spec"]["replicas"] = count
+        kube.call("PUT", deployment, obj)
+
+    try:
+        # isAutoReconcileEnabled false: the drift is reported, nothing written.
+        since = watcher.offset()
+        scaled_by_hand(replicas + 1)
+        line = watcher.wait_line(done_line("drift", instance), since, timeout=60)
+        assert "reported, not repaired" in line and "isAutoReconcileEnabled" in line, line
+        assert op_occs(kube, k8s_namespace, "HEAL") == [] and kube.call("GET", deployment)["spec"]["replicas"] == replicas + 1
+        allowed = ansible_task("vnf_modify", dict(auth, request={"vnfConfigurableProperties": {"isAutoReconcileEnabled": True}}))
+        assert allowed.get("failed") is not True, allowed.get("msg")
+        # Allowed now: drift that changes again is repaired, as the record says, by the loop (isAutomaticInvocation).
+        since = watcher.offset()
+        scaled_by_hand(replicas + 2)
+        line = watcher.wait_line(done_line("drift", instance), since, timeout=90)
+        [repair] = op_occs(kube, k8s_namespace, "HEAL")
+        assert "COMPLETED" in line and repair["operationState"] == "COMPLETED" and repair["isAutomaticInvocation"] is True, line
+        assert repair["operationParams"]["additionalParams"]["reconcile"] is True and repair["operationParams"]["cause"].startswith("drift (watcher)")
+        assert kube.call("GET", deployment)["spec"]["replicas"] == replicas
     finally:
         watcher.stop()
 

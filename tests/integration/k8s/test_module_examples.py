@@ -86,6 +86,10 @@ def no_drift(result):
     assert [(item["vnfInstanceName"], item["drifted"], item["compared"]) for item in result["drift"]] == [("cnf1", 0, "fields")], result["drift"]
 
 
+def nothing_to_repair(result):
+    assert result["plan"]["drift"] == "0 objects" and result["plan"]["repair"] == [], result["plan"]
+
+
 def vdu_names(result):
     assert result["msg"][:2] == ["vdu1-update", "vdu2-update"], result["msg"]
 
@@ -167,10 +171,14 @@ SCENARIO = [
     Example("vnf_info", "One instance", check=instances("cnf1")),
     Example("vnf_info", "What changed behind the VNF manager's back", check=no_drift),
     Example("vnf_info", "Say what drifted"),
+    Example("vnf_instantiate", "Repair what was changed in cnf1 behind the VNF manager's back (the same package and request; nothing to do when "
+            "nothing drifted)", changed=False, check=nothing_to_repair),
     Example("vnf_scale", "Scale out one step", changed=True, state="COMPLETED"),
     Example("vnf_scale_to_level", "Scale a CNF to an instantiation level of its flavour", changed=True, state="COMPLETED", check=level_2),
     Example("vnf_heal", "Heal one VNFC", changed=True, state="COMPLETED"),
     Example("vnf_heal", "Heal the whole VNF (every VNFC)", changed=True, state="COMPLETED"),
+    Example("vnf_heal", "Repair what drifted in cnf1 as its record says, replacing no VNFC (nothing to do when nothing drifted)", changed=False,
+            check=nothing_to_repair),
     Example("vnf_modify", "Rename an instance and merge metadata", changed=True, state="COMPLETED", check=renamed),
 
     # cnf1's container update, first while no new pod can start: FAILED_TEMP, rolled back.

@@ -57,9 +57,10 @@ def test_every_document_of_a_cnf_lifecycle_conforms_to_sol003_with_links(ansible
     task("vnf_instantiate", dict(auth, package=package, vnf_instance_name="cnf", request=request))
 
     task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}), check=True)
-    out = task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}))
-    task("vnf_scale_to_level", dict(where, request={"scaleInfo": [{"aspectId": "vdu1_aspect", "scaleLevel": 0}]}))
-    vnfc = out["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]
+    task("vnf_scale", dict(where, request={"type": "SCALE_OUT", "aspectId": "vdu1_aspect"}))
+    level_0 = task("vnf_scale_to_level", dict(where, request={"scaleInfo": [{"aspectId": "vdu1_aspect", "scaleLevel": 0}]}))
+    # A VNFC of the record as it is now: which of the scale out's pods the scale in removed is the ReplicaSet's choice.
+    vnfc = level_0["vnf_instance"]["instantiatedVnfInfo"]["vnfcInfo"][0]
     task("vnf_heal", dict(where, request={"vnfcInstanceId": [vnfc["id"]]}))
     modified = task("vnf_modify", dict(where, request={"vnfInstanceDescription": "links checked", "metadata": {"tier": "gold"}}))
     assert modified["vnf_lcm_op_occ"]["operation"] == "MODIFY_INFO"

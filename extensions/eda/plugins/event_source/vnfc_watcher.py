@@ -63,6 +63,19 @@ options:
     description: Seconds during which the faults of one VNF are gathered into one event.
     type: float
     default: 30
+  drift_interval:
+    description:
+      - "Kubernetes: every this many seconds, also read the drift of each INSTANTIATED CNF of def files (one whose
+        record keeps its deployed manifests) that no operation is working on, as M(nfv.vnflcm.vnf_info) with
+        C(drift=true) reads it (one LIST per kind, a server-side apply in dry run per object; nothing stored), and emit
+        one event per VNF whose drift is new or changed since it was last reported: C(nfv_vnflcm) holding
+        C(function_type) (V(drift)), C(vnf_instance_id), C(vnf_instance_name), C(namespace), C(drifted), C(objects)
+        (each C(kind), C(name), C(status) and the C(paths) of its changed fields, never their values),
+        C(first_alert_at) and C(source) (V(watcher)). The rulebook C(nfv.vnflcm.drift) repairs or reports it."
+      - "It then also reads the instances' objects (C(list), C(get)) and needs the right to C(patch) them (a dry run
+        stores nothing). V(0): drift is not read."
+    type: float
+    default: 0
   watch_timeout:
     description: Seconds after which each watch is ended by the API server and the source lists and watches again.
     type: int
@@ -172,7 +185,7 @@ SOURCE = "watcher"
 # Without a change, look again this often (an unconfirmed fault is proposed again).
 IDLE_LOOK_SECONDS = 5
 OWN_OPTIONS = {"namespace": None, "namespaces": None, "all_namespaces": False, "grace_period": 60, "heal_window": DEFAULT_HEAL_WINDOW,
-               "watch_timeout": 300, "max_backoff": 30, "interval": 30}
+               "watch_timeout": 300, "max_backoff": 30, "interval": 30, "drift_interval": 0}
 OPENSTACK_OPTIONS = ("cloud", "auth", "auth_type", "region_name", "interface", "api_timeout")
 
 
@@ -199,7 +212,7 @@ def options(args):
     names = result["namespaces"]
     if names is not None and (not isinstance(names, list) or not all(isinstance(item, str) and item for item in names)):
         raise ValueError("nfv.vnflcm.vnfc_watcher: namespaces must be a list of namespace names")
-    for name in ("grace_period", "heal_window", "watch_timeout", "max_backoff", "interval"):
+    for name in ("grace_period", "heal_window", "watch_timeout", "max_backoff", "interval", "drift_interval"):
         if isinstance(result[name], str):
             try:
                 result[name] = float(result[name])
@@ -209,6 +222,8 @@ def options(args):
             raise ValueError("nfv.vnflcm.vnfc_watcher: {0} must be a non-negative number of seconds".format(name))
     if vim_type == "openstack" and any(result[name] for name in ("namespace", "namespaces", "all_namespaces")):
         raise ValueError("nfv.vnflcm.vnfc_watcher: namespaces are for vim_type kubernetes")
+    if vim_type == "openstack" and result["drift_interval"]:
+        raise ValueError("nfv.vnflcm.vnfc_watcher: drift_interval: drift is read on Kubernetes only")
     result["vim_type"] = vim_type
     connection = {key: value for key, value in args.items() if key in allowed}
     return result, connection
@@ -468,6 +483,37 @@ async def watch_loop(watcher, pump, wake, clock=time.monotonic):
             pass
 
 
+async def drift_loop(watcher, reader, queue, interval):
+    """Every ``interval`` seconds once the records are listed: the drift events of the watched records, put on ``queue``."""
+    while True:
+        if watcher.synced():
+            records = [item for follower in watcher.followers if follower.what.startswith("records") for item in follower.snapshot()]
+            events, errors = await asyncio.to_thread(reader.tracker.events, records, operation_running, reader.read,
+                                                     datetime.datetime.now(datetime.timezone.utc), SOURCE)
+            for instance_id, error in errors:
+                LOGGER.warning("could not read the drift of VNF %s: %s", instance_id, error)
+            for event in events:
+                body = event["nfv_vnflcm"]
+                LOGGER.info("VNF %s: drift of %d object(s) (%s)", body["vnf_instance_id"], body["drifted"],
+                            ", ".join("{0} {1} {2}".format(item["kind"], item["name"], item["status"]) for item in body["objects"]))
+                await queue.put(event)
+        await asyncio.sleep(interval)
+
+
+class DriftReader:
+    """The drift of an instance, read as vnf_info reads it (lcm/cnf/drift.py), and what was reported (eda/drift.py)."""
+
+    def __init__(self, api_client):
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.eda.drift import DriftTracker
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.api import KubeApi
+        self.api = KubeApi(api_client)
+        self.tracker = DriftTracker()
+
+    def read(self, instance):
+        from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.drift import instance_drift
+        return instance_drift(self.api, instance)
+
+
 async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
     """The entry point ansible-rulebook calls."""
     opts, connection = options(args)
@@ -480,7 +526,7 @@ async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
     api_client, context_namespace = build_api_client(connection_options(connection))
     namespaces = namespaces_to_watch(opts, context_namespace)
     # Each watch holds a connection the whole time: room for all of them, and for the confirmations' reads.
-    needed = 2 * len(namespaces) + 4
+    needed = 2 * len(namespaces) + 4 + (8 if opts["drift_interval"] else 0)
     if (api_client.configuration.connection_pool_maxsize or 0) < needed:
         api_client.configuration.connection_pool_maxsize = needed
         api_client.rest_client = k8s_rest.RESTClientObject(api_client.configuration)
@@ -491,11 +537,14 @@ async def main(queue: asyncio.Queue, args: Dict[str, Any]) -> None:
     LOGGER.info("watching the VNFCs of %s", "every namespace" if namespaces == [None] else ", ".join(namespaces))
     watcher.start()
     pumping = asyncio.ensure_future(pump.run())
+    drifting = asyncio.ensure_future(drift_loop(watcher, DriftReader(api_client), queue, opts["drift_interval"])) if opts["drift_interval"] else None
     try:
         await watch_loop(watcher, pump, wake)
     finally:
         watcher.stop()
         pumping.cancel()
+        if drifting is not None:
+            drifting.cancel()
 
 
 async def main_openstack(queue, opts, connection):

@@ -6,6 +6,10 @@
 A VNFC's id follows its pod (k8s/vnfc.py), as in Tacker v2: a healed VNFC is REMOVED, its new pod ADDED with a new id.
 A heal left FAILED_TEMP can be retried only: the VNFCs its op occ named are healed again as the record still has them;
 a pod a first attempt already replaced is not replaced twice.
+
+A repair of drift (vnf_instantiate's ``reconcile``, or a HealVnfRequest with ``additionalParams.reconcile``:
+lcm/cnf/reconcile.py) is a HEAL too, of the VNF rather than of VNFCs; its retry is planned here like any heal's, and
+repairs the drift found then.
 """
 
 from __future__ import annotations
@@ -21,11 +25,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.pods import fresh_p
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s.waiter import wait_ready
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import reconcile
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import refresh_vnfcs
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, validate_heal_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import heals_storage, reconciles, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnfd_checks import instance_vnfc_ids
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
@@ -47,6 +52,9 @@ def plan_heal(api: KubeApi, store: RecordStore, found: Found, request: Optional[
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
     request = validate_heal_request(request or {}, None if healed_before else instance)
+    if reconciles(request):
+        # The VNF's drift repaired as its record says (no package: a ConfigMap's or Secret's content is not restored).
+        return reconcile.plan_reconcile(api, store, found, None, waits, refresh=refresh, request=request)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
@@ -133,8 +141,13 @@ def plan_resume(api: KubeApi, store: RecordStore, found: Found, failed_op_occ: d
                 refresh: Callable[..., dict] = refresh_vnfcs, **options: Any) -> Operation:
     """The retry of a FAILED_TEMP HEAL (SOL003 lets a heal be retried only; sol/op_occ.py refuses its rollback first): the heal
     planned again from its operationParams against the stored record. A VNFC it named that the record no longer has was
-    healed already (its id followed its pod): left out, not refused. ``options``: what other resumers take, not needed here."""
+    healed already (its id followed its pod): left out, not refused. A repair of drift finds the drift again and repairs
+    it; with the ``package`` option, ConfigMaps and Secrets too. ``options``: what other resumers take."""
     request = copy.deepcopy(failed_op_occ.get("operationParams") or {})
+    if reconciles(request):
+        package = options.get("package")
+        configs = reconcile.package_configs(api, package, found[0]) if package else None
+        return reconcile.plan_reconcile(api, store, found, configs, waits or Waits(), refresh=refresh, request=request)
     known = instance_vnfc_ids(found[0])
     healed_before = [vnfc_id for vnfc_id in request.get("vnfcInstanceId") or [] if vnfc_id not in known]
     return plan_heal(api, store, found, request, waits or Waits(), healed_before=healed_before, refresh=refresh)

@@ -33,6 +33,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_scripts
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.drift import instance_drift
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.reconcile import check_package_of, labelled_configs, plan_reconcile
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
@@ -63,7 +65,8 @@ def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = Fa
 
     def plan(package, name, description, metadata):
         return plan_instantiate(kube.api, package, name, params["request"], description, params.get("vnf_instance_id"), params["namespace_policy"],
-                                params["allow_cluster_scoped"], waits_of(params), params.get("namespace"), metadata, params["allow_package_scripts"])
+                                params["allow_cluster_scoped"], waits_of(params), params.get("namespace"), metadata, params["allow_package_scripts"],
+                                params.get("reconcile", False))
 
     return instantiation.run_instantiate(kube, params, plan, check_mode, diff_mode)
 
@@ -71,9 +74,10 @@ def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = Fa
 def plan_instantiate(api: KubeApi, package: Any, name: Optional[str], request: Optional[dict], description: Optional[str] = None,
                      instance_id: Optional[str] = None, namespace_policy: str = "rewrite", allow_cluster_scoped: bool = False,
                      waits: Optional[Waits] = None, option_namespace: Optional[str] = None, metadata: Optional[dict] = None,
-                     allow_scripts: bool = False) -> Operation:
+                     allow_scripts: bool = False, reconcile: bool = False) -> Operation:
     """Create (when needed) and instantiate a CNF from ``package`` as ``request`` says; a new instance has ``metadata``.
-    ``allow_scripts``: the user's opt-in to the VNFD's interface scripts (lcm/interface_scripts.py)."""
+    ``allow_scripts``: the user's opt-in to the VNFD's interface scripts (lcm/interface_scripts.py). An instance already
+    instantiated so: its drift in the plan, and with ``reconcile`` repaired (lcm/cnf/reconcile.py)."""
     waits = waits or Waits()
     vnfd = package.to_dict()["vnfd"]
     request = validate_instantiate_request(request, vnfd)
@@ -92,7 +96,14 @@ def plan_instantiate(api: KubeApi, package: Any, name: Optional[str], request: O
     instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, metadata, instance_id), [], None)
     wanted = instantiation_summary(request, namespace)
     if instance.get("instantiationState") == INSTANTIATED:
-        return already_instantiated(instance, wanted, store, op_occs, version)
+        check_instantiated_as(instance, wanted)
+        # The package's ConfigMaps and Secrets are what the record does not keep: compared when it is the instance's.
+        same_package = vnfd.get("descriptor_id") == instance.get("vnfdId")
+        configs = labelled_configs(namespace_plan["manifests"], instance["id"]) if same_package else None
+        if reconcile:
+            check_package_of(instance, vnfd.get("descriptor_id"))
+            return plan_reconcile(api, store, found, configs, waits)
+        return already_instantiated(api, instance, wanted, store, op_occs, version, configs)
 
     scripts = interface_scripts.for_package(package, request["flavourId"], allow_scripts, INSTANTIATE_VNF_REQUEST)
     level_id = request.get("instantiationLevelId")
@@ -245,13 +256,27 @@ def instantiation_summary(request, namespace):
             "defFiles": params.get(DEF_FILES_PARAM), "namespace": namespace}
 
 
-def already_instantiated(instance, wanted, store, op_occs, version):
+def check_instantiated_as(instance, wanted):
     done = private_state(instance).get("instantiation")
     if done != wanted:
         raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
                             "it is already INSTANTIATED as {0}, not {1}; terminate it first, or use vnf_scale / vnf_change_pkg".format(done, wanted))
+
+
+def already_instantiated(api, instance, wanted, store, op_occs, version, configs=None):
+    """Nothing to do; the plan says how many objects drifted (``reconcile: true`` repairs them). Drift that cannot be
+    read (a user who may not read or dry-run apply a kind) is said so: the re-run itself does not fail for it."""
     plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "namespace": wanted["namespace"], "create": [],
             "note": "already instantiated as requested"}
+    try:
+        report = instance_drift(api, instance, configs)
+    except VimError as error:
+        plan["drift"] = "not read: {0}".format(error.reason)
+    else:
+        plan["drift"] = "{0} objects".format(report["drifted"])
+        if report["drifted"]:
+            plan["drifted"] = report["objects"]
+            plan["note"] += "; drift: {0} objects (reconcile: true repairs them)".format(report["drifted"])
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 

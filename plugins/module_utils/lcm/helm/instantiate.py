@@ -55,6 +55,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 
 def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_instantiate of a Helm-chart CNF (lcm/instantiation.py)."""
+    instantiation.refuse_reconcile(params, "Helm-chart CNFs")
     helm = session.connect(params)
 
     def plan(package, name, description, metadata):

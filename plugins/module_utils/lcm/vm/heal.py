@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import heal_targets
@@ -24,7 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import H
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, validate_heal_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, heals_storage, reconciles, validate_heal_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
@@ -43,6 +44,9 @@ def plan_heal(vim: HeatVim, store: RecordStore, found: Found, request: Optional[
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
     request = validate_heal_request(request or {}, instance)
+    if reconciles(request):
+        raise ValidationError(HEAL_VNF_REQUEST, "additionalParams.reconcile", "drift is repaired for CNFs of Kubernetes def files only, "
+                              "not for VM-based VNFs yet")
     refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, occ.HEAL)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}

@@ -48,6 +48,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_instantiate on OpenStack (lcm/instantiation.py). It needs the VNFD and the BaseHOT (and a user-data script the user
     allows): hook scripts are the role's (they only warn here), and images come from Glance by name, not from the package."""
+    instantiation.refuse_reconcile(params, "VM-based VNFs on OpenStack")
     vim = session.connect(params)
 
     def plan(package, name, description, metadata):

@@ -24,10 +24,13 @@ class TestOptions:
         opts, connection = vnfc_watcher.options({"namespace": "cnf", "kubeconfig": "/k", "context": "lab"})
         assert (opts["namespace"], opts["grace_period"], opts["heal_window"]) == ("cnf", 60, 30)
         assert connection == {"kubeconfig": "/k", "context": "lab"}
+        # Drift is not read unless asked; a rulebook's templated number is taken.
+        assert opts["drift_interval"] == 0 and vnfc_watcher.options({"drift_interval": "60"})[0]["drift_interval"] == 60
 
     @pytest.mark.parametrize("args", [
         {"namespace": "a", "namespaces": ["b"]}, {"namespaces": "a"}, {"namespaces": [""]}, {"grace_period": -1},
-        {"heal_window": "x"}, {"colour": "red"}, {"all_namespaces": True, "namespace": "a"},
+        {"heal_window": "x"}, {"colour": "red"}, {"all_namespaces": True, "namespace": "a"}, {"drift_interval": -5},
+        {"drift_interval": 60, "cloud": "mycloud"},
     ])
     def test_bad(self, args):
         with pytest.raises(ValueError):

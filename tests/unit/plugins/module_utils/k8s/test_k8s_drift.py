@@ -118,8 +118,9 @@ def test_a_kind_this_user_may_not_list_is_read_by_get():
 
 def test_an_object_s_drift_is_the_dry_run_apply_answer_against_the_live_one():
     api = FakeApi([], applied=deployment())
-    assert drift.object_drift(api, deployment(), deployment()) is None
-    found = drift.object_drift(api, deployment(), deployment(image="evil:1"))
+    assert drift.object_drift(api, deployment(), deployment()) == (deployment(), None)
+    expected, found = drift.object_drift(api, deployment(), deployment(image="evil:1"))
+    assert expected == deployment()
     assert found["status"] == drift.CHANGED and [field["path"] for field in found["fields"]] == ["spec.template.spec.containers[0].image"]
     assert api.calls[-1] == ("apply", "Deployment", drift.FIELD_MANAGER, True)
 

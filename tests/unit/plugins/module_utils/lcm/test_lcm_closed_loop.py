@@ -259,3 +259,47 @@ def test_the_resumable_filter_reads_a_loop_over_namespaces():
     assert [item["namespace"] for item in closed_loop_resumable({"vnf_instances": [instance()], "vnf_lcm_op_occs": [stuck]})] == [""]
     with pytest.raises(AnsibleFilterError):
         closed_loop_resumable("x")
+
+
+def drift_request(drifted=2, first=ALERT):
+    return cl.closed_loop_request({"nfv_vnflcm": {"function_type": "drift", "vnf_instance_id": "vnf1", "drifted": drifted, "first_alert_at": first,
+                                                  "source": "watcher", "namespace": "tenant-a"}}, "drift")
+
+
+def reconcilable(enabled):
+    found = instance()
+    found["vnfConfigurableProperties"]["isAutoReconcileEnabled"] = enabled
+    return found
+
+
+REPAIR = {"cause": "drift (watcher)", "additionalParams": {"reconcile": True}}
+
+
+def test_drift_is_repaired_when_the_instance_or_the_loop_allows_it_else_only_reported():
+    decision = cl.decide_drift(reconcilable(True), [], drift_request(), NOW)
+    assert decision["action"] == cl.HEAL and decision["heal_request"]["additionalParams"] == {"reconcile": True}
+    assert decision["heal_request"]["cause"].startswith("drift (watcher): seen at 2026-11-27T11:59:00Z")
+    reported = cl.decide_drift(reconcilable(False), [], drift_request(), NOW)
+    assert (reported["action"], reported["reason"]) == (cl.NOTHING, cl.DISABLED)
+    assert reported["message"].startswith("nothing done: drift of 2 object(s) reported, not repaired: vnfConfigurableProperties.isAutoReconcileEnabled")
+    # The loop's option, even as templated text.
+    assert cl.decide_drift(reconcilable(False), [], drift_request(), NOW, {"reconcile": "True"})["action"] == cl.HEAL
+    with pytest.raises(ValidationError, match="drifted"):
+        drift_request(drifted="many")
+
+
+def test_a_repair_since_the_event_is_not_made_again_and_does_not_count_as_a_heal_of_every_vnfc():
+    repaired = op_occ("r1", started=30, params=REPAIR)
+    done = cl.decide_drift(reconcilable(True), [repaired], drift_request(), NOW)
+    assert (done["action"], done["reason"]) == (cl.NOTHING, cl.ALREADY_REPAIRED) and "by op occ r1" in done["message"]
+    older = op_occ("r0", started=120, params=REPAIR)
+    assert cl.decide_drift(reconcilable(True), [older], drift_request(), NOW)["action"] == cl.HEAL
+    # A repair names no VNFC and replaces none by itself: an alert about a VNFC is still healed after one.
+    assert cl.decide_heal(instance(), [repaired], heal_request(("c1",)), NOW)["action"] == cl.HEAL
+    limited = [op_occ("h{0}".format(index), started=100 + index) for index in range(3)]
+    assert cl.decide_drift(reconcilable(True), limited, drift_request(), NOW)["reason"] == cl.RATE_LIMITED
+
+
+def test_the_decision_filter_takes_drift_requests():
+    info = {"vnf_instances": [reconcilable(True)], "vnf_lcm_op_occs": []}
+    assert closed_loop_decision(info, drift_request(), now="2026-11-27T12:00:00Z")["action"] == cl.HEAL

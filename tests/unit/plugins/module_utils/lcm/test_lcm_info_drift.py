@@ -1,18 +1,14 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""vnf_info's drift from a CNF's record (lcm/cnf/info.py instance_drift); refused for VM-based VNFs."""
+"""vnf_info's drift from a CNF's record (lcm/cnf/drift.py instance_drift)."""
 
 from __future__ import annotations
 
 import copy
 
-import pytest
-
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.info import instance_drift
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.drift import instance_drift
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.info import run_info as vm_run_info
 
 INSTANCE = "0c9e7f6a-0000-4000-8000-000000000002"
 LABELS = {"app.kubernetes.io/managed-by": "nfv.vnflcm", "vnflcm.nfv/instance-id": INSTANCE}
@@ -90,8 +86,3 @@ def test_an_unexpected_object_and_a_record_without_manifests():
     bare = Cluster([live(VDU1, replicas=9), SERVICE, CONFIG])
     report = instance_drift(bare, instance(deployed=False))
     assert report["compared"] == "presence" and report["drifted"] == 0 and bare.applied == []
-
-
-def test_drift_of_a_vm_based_vnf_is_refused_before_any_connection():
-    with pytest.raises(ValidationError, match="drift"):
-        vm_run_info({"drift": True})

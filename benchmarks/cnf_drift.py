@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+# Copyright: (c) 2026, nfv.vnflcm contributors
+# GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A drift check of the 200-object CNF of cnf_instantiate.py: vnf_info with ``drift: true`` against a kubernetes.core.k8s
+``state: present`` loop in check mode over the same def files (one task, ``loop`` over the files, what an Ansible user
+would write to see what a re-apply would change) and ``kubectl diff -f <dir>`` (server-side, what an operator types).
+
+Each round, each contender gets the CNF in a namespace of its own, instantiated untimed by vnf_instantiate (so that
+every contender reads the same objects), then a few objects drifted by hand (an image, replicas, a deleted Service);
+then its check is timed. Every contender's requests (reads, dry runs and writes) are counted from one audit log, wall
+and CPU time of the child processes from the benchmark. The goal (issue "Drift"): ours within 1.5x the k8s loop.
+
+Run: make stage, then with ANSIBLE_COLLECTIONS_PATH set to the staged collections dir (see README.md)
+  $(make -s venv-path)/bin/python benchmarks/cnf_drift.py --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cnf_instantiate  # noqa: E402
+from cnf_instantiate import (ROOT, cell, generate_package, kubectl_version, lab_binaries, loadavg, machine, private_lab,  # noqa: E402
+                             run_rounds, summarize_phases, write_report)
+from cnf_operations import ReadAuditedLab, requests_of, wall_of  # noqa: E402
+from module_call_cost import anchors_collections, collection_version, cpu_of  # noqa: E402
+
+TOOLS = ("vnflcm", "k8s", "kubectl")  # vnf_info drift, a kubernetes.core.k8s check-mode loop, kubectl diff
+PHASES = ("drift",)
+
+
+class DriftBench(cnf_instantiate.Bench):
+    """cnf_instantiate's Bench with kubernetes.core on the collections path and the three contenders' checks."""
+
+    def __init__(self, lab, kubectl: Path, package: dict, work: Path, wait_sleep: int, anchors: str):
+        super().__init__(lab, kubectl, package, work, wait_sleep)
+        self.env = dict(self.env, ANSIBLE_COLLECTIONS_PATH=self.env["ANSIBLE_COLLECTIONS_PATH"] + os.pathsep + anchors)
+
+    def prepare(self, tool: str, namespace: str) -> dict:
+        """The CNF instantiated in ``namespace``, then drifted by hand (untimed): the same for every contender."""
+        self.module("vnf_instantiate", {"package": self.package["path"], "vnf_instance_name": "bench-" + namespace,
+                                        "kubeconfig": str(self.lab.kubeconfig), "wait": True, "wait_timeout": 600, "wait_sleep": self.wait_sleep,
+                                        "request": {"flavourId": "simple", "additionalParams": {
+                                            "namespace": namespace, "lcm-kubernetes-def-files": self.package["def_files"]}}}, namespace)
+        deployments = "/apis/apps/v1/namespaces/{0}/deployments".format(namespace)
+        listed = sorted(self.api.call("GET", deployments)["items"], key=lambda item: item["metadata"]["name"])
+        image, scaled = listed[0], listed[1]
+        image["spec"]["template"]["spec"]["containers"][0]["image"] = "drifted:1"
+        self.api.call("PUT", "{0}/{1}".format(deployments, image["metadata"]["name"]), image)
+        scaled["spec"]["replicas"] = scaled["spec"]["replicas"] + 1
+        self.api.call("PUT", "{0}/{1}".format(deployments, scaled["metadata"]["name"]), scaled)
+        services = self.api.call("GET", "/api/v1/namespaces/{0}/services".format(namespace))["items"]
+        self.api.call("DELETE", "/api/v1/namespaces/{0}/services/{1}".format(namespace, services[0]["metadata"]["name"]))
+        return {"namespace": namespace}
+
+    def drift(self, tool: str, namespace: str) -> dict:
+        """The contender's check, timed: wall and CPU time, its requests from the audit log."""
+        start = self.audit.mark()
+        (extra, wall), cpu = cpu_of(lambda: wall_of(lambda: self.check(tool, namespace)))
+        return dict(extra, wall_s=wall, cpu_s=round(cpu, 3), **requests_of(self.audit.events(start)))
+
+    def check(self, tool: str, namespace: str) -> dict:
+        kube = str(self.lab.kubeconfig)
+        if tool == "vnflcm":
+            result = self.module("vnf_info", {"vnf_instance_name": "bench-" + namespace, "namespace": namespace, "kubeconfig": kube,
+                                              "drift": True}, namespace)
+            found = result["drift"][0]
+            return {"module_api_calls": result.get("api_calls"), "drifted": found["drifted"]}
+        if tool == "k8s":
+            files = [str(Path(self.package["path"]) / relpath) for relpath in self.package["def_files"]]
+            result = self.playbook({"kubernetes.core.k8s": {"kubeconfig": kube, "namespace": namespace, "state": "present", "src": "{{ item }}"},
+                                    "loop": files, "check_mode": True})
+            return {"tasks": len(files), "changed_files": sum(1 for item in result.get("results") or [] if item.get("changed"))}
+        calls = {}
+        self.run_kubectl(["diff", "-f", str(Path(self.package["path"]) / "Files" / "kubernetes"), "--server-side", "--force-conflicts"],
+                         namespace, calls, ok=(0, 1))
+        return {"kubectl_requests": calls}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--objects", type=int, default=200)
+    p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep")
+    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    args = p.parse_args(argv)
+    bin_dir = lab_binaries()
+    anchors = anchors_collections()
+    stamp = datetime.datetime.now(datetime.timezone.utc)
+    load_before = loadavg()
+    with tempfile.TemporaryDirectory(prefix="cnf-drift-bench-") as tmp:
+        work = Path(tmp)
+        package = generate_package(work / "package", args.objects)
+        with private_lab(ReadAuditedLab(work / "lab"), bin_dir) as lab:
+            bench = DriftBench(lab, bin_dir / "kubectl", package, work, args.wait_sleep, anchors)
+
+            def run(number, tool, namespace, entry):
+                entry[tool]["drift"] = bench.drift(tool, namespace)
+                print("round {0} {1:15} {2}".format(number + 1, tool, entry[tool]["drift"]), file=sys.stderr)
+
+            rounds = run_rounds(bench, args.rounds, "drift-" + stamp.strftime("%H%M%S"), TOOLS, run, prepare=bench.prepare,
+                                record_loadavg=True)
+    metrics = ("wall_s", "cpu_s", "reads", "dry_runs", "writes", "api_calls")
+    summary = summarize_phases(rounds, PHASES, metrics, TOOLS)
+    for peer in TOOLS[1:]:
+        # Ours against each peer, per round (summarize_phases makes a ratio for two tools only).
+        pair = summarize_phases(rounds, PHASES, metrics, ("vnflcm", peer))
+        for metric in metrics:
+            summary["drift"][metric]["ratio_to_" + peer] = pair["drift"][metric]["ratio"]
+    row = "{0:10} {1:>20} {2:>20} {3:>20} {4:>16} {5:>16}"
+    print("\n" + row.format("metric", "vnf_info drift", "k8s check loop", "kubectl diff", "ours/k8s", "ours/kubectl"))
+    for metric in metrics:
+        m = summary["drift"][metric]
+        fmt = "{:.2f}" if metric.endswith("_s") else "{:.0f}"
+        print(row.format(metric, *[cell(m.get(tool), fmt) for tool in TOOLS], cell(m.get("ratio_to_k8s"), "{:.2f}"),
+                         cell(m.get("ratio_to_kubectl"), "{:.2f}")))
+    write_report(args.out, "cnf_drift", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+                 kubernetes_core=collection_version(anchors, "kubernetes.core"),
+                 package={k: v for k, v in package.items() if k in ("objects", "workloads")},
+                 settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes},
+                 summary=summary, rounds=rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
