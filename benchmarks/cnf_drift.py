@@ -17,23 +17,17 @@ Run: make stage, then with ANSIBLE_COLLECTIONS_PATH set to the staged collection
 
 from __future__ import annotations
 
-import argparse
-import datetime
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cnf_instantiate  # noqa: E402
-from cnf_instantiate import (ROOT, cell, generate_package, kubectl_version, lab_binaries, loadavg, machine, private_lab,  # noqa: E402
-                             run_rounds, summarize_phases, write_report)
-from cnf_operations import ReadAuditedLab, requests_of, wall_of  # noqa: E402
-from module_call_cost import anchors_collections, collection_version, cpu_of  # noqa: E402
+from cnf_operations import requests_of, wall_of  # noqa: E402
+from cnf_terminate import three_contenders  # noqa: E402
+from module_call_cost import cpu_of  # noqa: E402
 
-TOOLS = ("vnflcm", "k8s", "kubectl")  # vnf_info drift, a kubernetes.core.k8s check-mode loop, kubectl diff
-PHASES = ("drift",)
 
 
 class DriftBench(cnf_instantiate.Bench):
@@ -90,49 +84,8 @@ class DriftBench(cnf_instantiate.Bench):
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--objects", type=int, default=200)
-    p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
-    args = p.parse_args(argv)
-    bin_dir = lab_binaries()
-    anchors = anchors_collections()
-    stamp = datetime.datetime.now(datetime.timezone.utc)
-    load_before = loadavg()
-    with tempfile.TemporaryDirectory(prefix="cnf-drift-bench-") as tmp:
-        work = Path(tmp)
-        package = generate_package(work / "package", args.objects)
-        with private_lab(ReadAuditedLab(work / "lab"), bin_dir) as lab:
-            bench = DriftBench(lab, bin_dir / "kubectl", package, work, args.wait_sleep, anchors)
-
-            def run(number, tool, namespace, entry):
-                entry[tool]["drift"] = bench.drift(tool, namespace)
-                print("round {0} {1:15} {2}".format(number + 1, tool, entry[tool]["drift"]), file=sys.stderr)
-
-            rounds = run_rounds(bench, args.rounds, "drift-" + stamp.strftime("%H%M%S"), TOOLS, run, prepare=bench.prepare,
-                                record_loadavg=True)
-    metrics = ("wall_s", "cpu_s", "reads", "dry_runs", "writes", "api_calls")
-    summary = summarize_phases(rounds, PHASES, metrics, TOOLS)
-    for peer in TOOLS[1:]:
-        # Ours against each peer, per round (summarize_phases makes a ratio for two tools only).
-        pair = summarize_phases(rounds, PHASES, metrics, ("vnflcm", peer))
-        for metric in metrics:
-            summary["drift"][metric]["ratio_to_" + peer] = pair["drift"][metric]["ratio"]
-    row = "{0:10} {1:>20} {2:>20} {3:>20} {4:>16} {5:>16}"
-    print("\n" + row.format("metric", "vnf_info drift", "k8s check loop", "kubectl diff", "ours/k8s", "ours/kubectl"))
-    for metric in metrics:
-        m = summary["drift"][metric]
-        fmt = "{:.2f}" if metric.endswith("_s") else "{:.0f}"
-        print(row.format(metric, *[cell(m.get(tool), fmt) for tool in TOOLS], cell(m.get("ratio_to_k8s"), "{:.2f}"),
-                         cell(m.get("ratio_to_kubectl"), "{:.2f}")))
-    write_report(args.out, "cnf_drift", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
-                 kubernetes_core=collection_version(anchors, "kubernetes.core"),
-                 package={k: v for k, v in package.items() if k in ("objects", "workloads")},
-                 settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes},
-                 summary=summary, rounds=rounds)
-    return 0
-
+    return three_contenders(argv, __doc__, "drift", DriftBench, ("vnf_info drift", "k8s check loop", "kubectl diff"),
+                            ("wall_s", "cpu_s", "reads", "dry_runs", "writes", "api_calls"))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -31,8 +31,7 @@ from cnf_instantiate import (ROOT, cell, generate_package, kubectl_version, lab_
 from cnf_operations import ReadAuditedLab, requests_of, wall_of  # noqa: E402
 from module_call_cost import anchors_collections, collection_version, cpu_of  # noqa: E402
 
-TOOLS = ("vnflcm", "k8s", "kubectl")  # vnf_terminate, a kubernetes.core.k8s absent loop, kubectl delete
-PHASES = ("terminate",)
+TOOLS = ("vnflcm", "k8s", "kubectl")  # ours, a kubernetes.core.k8s loop over the def files, kubectl (terminate: absent, delete)
 
 
 class TerminateBench(cnf_instantiate.Bench):
@@ -96,8 +95,11 @@ class TerminateBench(cnf_instantiate.Bench):
         return found
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def three_contenders(argv, doc: str, phase: str, make_bench, headers: tuple, metrics=("wall_s", "cpu_s", "reads", "writes", "api_calls")) -> int:
+    """The main of a benchmark of one ``phase`` of the 200-object CNF, ours against the two peers of TOOLS, medians over
+    rounds: ``make_bench(lab, kubectl, package, work, wait_sleep, anchors)`` has ``prepare(tool, namespace)`` and
+    ``<phase>(tool, namespace)``; ``headers``: the three contenders' column titles."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--objects", type=int, default=200)
     p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep")
@@ -107,39 +109,41 @@ def main(argv=None) -> int:
     anchors = anchors_collections()
     stamp = datetime.datetime.now(datetime.timezone.utc)
     load_before = loadavg()
-    with tempfile.TemporaryDirectory(prefix="cnf-terminate-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="cnf-{0}-bench-".format(phase)) as tmp:
         work = Path(tmp)
         package = generate_package(work / "package", args.objects)
         with private_lab(ReadAuditedLab(work / "lab"), bin_dir) as lab:
-            bench = TerminateBench(lab, bin_dir / "kubectl", package, work, args.wait_sleep, anchors)
+            bench = make_bench(lab, bin_dir / "kubectl", package, work, args.wait_sleep, anchors)
 
             def run(number, tool, namespace, entry):
-                entry[tool]["terminate"] = bench.terminate(tool, namespace)
-                print("round {0} {1:15} {2}".format(number + 1, tool, entry[tool]["terminate"]), file=sys.stderr)
+                entry[tool][phase] = getattr(bench, phase)(tool, namespace)
+                print("round {0} {1:15} {2}".format(number + 1, tool, entry[tool][phase]), file=sys.stderr)
 
-            rounds = run_rounds(bench, args.rounds, "term-" + stamp.strftime("%H%M%S"), TOOLS, run, prepare=bench.prepare,
+            rounds = run_rounds(bench, args.rounds, phase[:5] + "-" + stamp.strftime("%H%M%S"), TOOLS, run, prepare=bench.prepare,
                                 record_loadavg=True)
-    metrics = ("wall_s", "cpu_s", "reads", "writes", "api_calls")
-    summary = summarize_phases(rounds, PHASES, metrics, TOOLS)
+    summary = summarize_phases(rounds, (phase,), metrics, TOOLS)
     for peer in TOOLS[1:]:
         # Ours against each peer, per round (summarize_phases makes a ratio for two tools only).
-        pair = summarize_phases(rounds, PHASES, metrics, ("vnflcm", peer))
+        pair = summarize_phases(rounds, (phase,), metrics, ("vnflcm", peer))
         for metric in metrics:
-            summary["terminate"][metric]["ratio_to_" + peer] = pair["terminate"][metric]["ratio"]
+            summary[phase][metric]["ratio_to_" + peer] = pair[phase][metric]["ratio"]
     row = "{0:10} {1:>20} {2:>20} {3:>20} {4:>16} {5:>16}"
-    print("\n" + row.format("metric", "vnf_terminate", "k8s absent loop", "kubectl delete", "ours/k8s", "ours/kubectl"))
+    print("\n" + row.format("metric", *headers, "ours/k8s", "ours/kubectl"))
     for metric in metrics:
-        m = summary["terminate"][metric]
+        m = summary[phase][metric]
         fmt = "{:.2f}" if metric.endswith("_s") else "{:.0f}"
         print(row.format(metric, *[cell(m.get(tool), fmt) for tool in TOOLS], cell(m.get("ratio_to_k8s"), "{:.2f}"),
                          cell(m.get("ratio_to_kubectl"), "{:.2f}")))
-    write_report(args.out, "cnf_terminate", stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+    write_report(args.out, "cnf_" + phase, stamp, machine=machine(load_before), kubectl=kubectl_version(bin_dir),
                  kubernetes_core=collection_version(anchors, "kubernetes.core"),
                  package={k: v for k, v in package.items() if k in ("objects", "workloads")},
                  settings={"rounds": args.rounds, "module_wait_sleep": args.wait_sleep, "lab_nodes": bench.nodes},
                  summary=summary, rounds=rounds)
     return 0
 
+
+def main(argv=None) -> int:
+    return three_contenders(argv, __doc__, "terminate", TerminateBench, ("vnf_terminate", "k8s absent loop", "kubectl delete"))
 
 if __name__ == "__main__":
     sys.exit(main())
