@@ -298,10 +298,8 @@ test:  ## the whole suite (what CI runs): the labs' builds, then the integration
 	  $(MAKE) --no-print-directory -j2 --output-sync=target integration checks-in-turn KEEP_STAGE=1; \
 	  echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
 
-# At a lower CPU priority (nice 5): on 2 cores the labs and the integration tests beside them are the critical path;
-# the checks take what CPU they leave.
 checks-in-turn:  # the checks one at a time (make test's second job slot; KEEP_STAGE goes down with MAKEFLAGS); stops at the first that fails
-	@for check in $(CHECKS); do nice -n 5 $(MAKE) --no-print-directory $$check || exit 1; done
+	@for check in $(CHECKS); do $(MAKE) --no-print-directory $$check || exit 1; done
 
 bench: venv stage lab-build  ## benchmarks, ratios against a baseline on the same lab (see benchmarks/README.md)
 	for b in benchmarks/*.py; do NFV_FIXTURES_DIR=$(FIXTURES) $(BIN)/python $$b || exit 1; done
