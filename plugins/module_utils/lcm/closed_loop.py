@@ -198,12 +198,9 @@ def decide_heal(instance, op_occs, request, now, options=None, resumed=()):
         if unknown:
             why.append("{0} not a VNFC of the instance (instantiatedVnfInfo.vnfcInfo)".format(listed(unknown)))
         return _nothing(request, ALREADY_HEALED if details["healed_vnfc_info_ids"] else NO_VNFC, "; ".join(why), **details)
-    window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
-    recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
-    if len(recent) >= int(options["heal_limit"]):
-        return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
-                        "the heal of {3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], listed(to_heal)),
-                        recent_heals=recent, **details)
+    limited = _rate_limited(request, op_occs, now, options, "the heal of {0}".format(listed(to_heal)), **details)
+    if limited:
+        return limited
     note = " ({0} not a VNFC of the instance)".format(listed(unknown)) if unknown else ""
     cause = "auto_heal ({0}): alert since {1}".format(request["source"], request["first_alert_at"])
     return dict(_base(request, HEAL, "heal", "heal {0} of VNF instance {1}{2}".format(listed(to_heal), request["vnf_instance_id"], note)),
@@ -257,14 +254,23 @@ def decide_drift(instance, op_occs, request, now, options=None, resumed=()):
                 and (item.get("id") in resumed or _started(item) > first_alert)):
             return _nothing(request, ALREADY_REPAIRED, "the drift was repaired since it was seen ({0}) by op occ {1}".format(
                 request["first_alert_at"], item["id"]))
-    window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
-    recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
-    if len(recent) >= int(options["heal_limit"]):
-        return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
-                        "the repair of its drift is dropped".format(len(recent), options["heal_period"], options["heal_limit"]), recent_heals=recent)
+    limited = _rate_limited(request, op_occs, now, options, "the repair of its drift")
+    if limited:
+        return limited
     cause = "drift ({0}): seen at {1}".format(request["source"], request["first_alert_at"])
     return dict(_base(request, HEAL, "repair", "repair the drift of VNF instance {0} ({1} object(s))".format(request["vnf_instance_id"], request["drifted"])),
                 heal_request={"cause": cause, "additionalParams": {HEAL_RECONCILE: True}})
+
+
+def _rate_limited(request, op_occs, now, options, dropped, **details):
+    """Nothing, when ``heal_limit`` HEALs of the VNF (repairs of drift included) started in the last ``heal_period``
+    seconds; else None. ``dropped``: what is then not done."""
+    window_start = now - datetime.timedelta(seconds=int(options["heal_period"]))
+    recent = [item["id"] for item in op_occs if item.get("operation") == occ.HEAL and _started(item) > window_start]
+    if len(recent) < int(options["heal_limit"]):
+        return None
+    return _nothing(request, RATE_LIMITED, "{0} heals of this VNF started in the last {1} s (limit {2}: heal_limit per heal_period); "
+                    "{3} is dropped".format(len(recent), options["heal_period"], options["heal_limit"], dropped), recent_heals=recent, **details)
 
 
 def max_scale_level(instance, aspect_id):
