@@ -395,6 +395,48 @@ def _check_no_dangling(resources, dropped):
 
 
 def build_stack_template(template, counts, external_vl_ids=()):
-    """The template a stack gets: one resource per VNFC, NFVO-managed VLs read from the nfv parameter."""
+    """The template a stack gets: one resource per VNFC, NFVO-managed VLs read from the nfv parameter, and every
+    user of a network of the stack created after that network's subnets."""
     expanded = expand_per_vnfc(template, counts)
-    return use_external_networks(expanded, list(external_vl_ids)) if external_vl_ids else expanded
+    return after_subnets(use_external_networks(expanded, list(external_vl_ids)) if external_vl_ids else expanded)
+
+
+def after_subnets(template):
+    """``template`` with each resource that refers to a network of the stack depending on that network's subnets.
+
+    Heat orders a port or a server after the subnets of its network, but not a nested template or a scaling group
+    that is given the network (Tacker's samples pass ``{get_resource: <net>}`` to one): the ports inside could be
+    created before the subnet, with no address, and Nova then refuses them ("requires a FixedIP").
+    """
+    resources = template.get("resources") or {}
+    subnets = {}
+    for name, resource in resources.items():
+        if isinstance(resource, dict) and resource.get("type") == SUBNET_TYPE:
+            function, network = intrinsic((resource.get("properties") or {}).get("network"))
+            if function == "get_resource" and isinstance(network, str) and (resources.get(network) or {}).get("type") == NET_TYPE:
+                subnets.setdefault(network, []).append(name)
+    changed = {}
+    for name, resource in resources.items():
+        if not isinstance(resource, dict) or resource.get("type") in (SUBNET_TYPE, PORT_TYPE, SERVER_TYPE):
+            continue  # Heat orders these itself
+        wanted = sorted(subnet for net in referenced_resources(resource) for subnet in subnets.get(net, ())
+                        if name not in _reached_from(resources, subnet))
+        depends_on = resource.get("depends_on")
+        names = [depends_on] if isinstance(depends_on, str) else list(depends_on or [])
+        missing = [subnet for subnet in wanted if subnet not in names]
+        if missing:
+            changed[name] = dict(resource, depends_on=names + missing)
+    if not changed:
+        return template
+    return dict(template, resources={name: changed.get(name, resource) for name, resource in resources.items()})
+
+
+def _reached_from(resources, start):
+    """Names of the resources ``start`` refers to, directly or not (a dependency on one of them would be a loop)."""
+    seen, todo = set(), [start]
+    while todo:
+        for name in referenced_resources(resources.get(todo.pop()) or {}):
+            if name not in seen and name in resources:
+                seen.add(name)
+                todo.append(name)
+    return seen

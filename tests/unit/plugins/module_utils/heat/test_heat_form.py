@@ -17,7 +17,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info 
     members_to_remove,
     vnfc_parts,
 )
-from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import unresolved_nfv_params
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import after_subnets, unresolved_nfv_params
 
 
 def ip(subnet, fixed=None):
@@ -67,7 +67,7 @@ def test_default_form_keeps_the_template_and_writes_nfv_per_vdu_and_cp(lcms):
     form = form_of(template)
     counts = vnfc_counts(flavour, "instantiation_level_2")
     assert counts == {"VDU1": 3, "VDU2": 1}
-    assert form.stack_template(template, counts) == template
+    assert form.stack_template(template, counts) == after_subnets(template)  # as it is, but ordered after subnets
     nfv = build_nfv(flavour, MAX_REQUEST, counts, form=form)
     assert nfv["VDU"]["VDU1"] == {"computeFlavourId": "m1.tiny", "desired_capacity": 3}
     assert nfv["VDU"]["VDU1-VirtualStorage"] == {"vcImageId": "VDU1-VirtualStorage-image"}

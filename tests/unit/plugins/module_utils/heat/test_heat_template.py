@@ -13,6 +13,7 @@ import pytest
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import PackageError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import template as heat_template
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import (
+    after_subnets,
     build_stack_template,
     expand_per_vnfc,
     load_base_hot,
@@ -231,7 +232,30 @@ def test_build_stack_template_expands_then_uses_external_networks(flavour_and_ho
     _flavour, template, _files = flavour_and_hot(BEFORE)
     built = build_stack_template(template, {"VDU1": 2, "VDU2": 1}, ["internalVL2"])
     assert built["resources"]["VDU1-1"]["properties"]["net3"] == nfv_read("VL", "internalVL2", "network")
-    assert build_stack_template(template, {"VDU1": 1, "VDU2": 1}) == expand_per_vnfc(template, {"VDU1": 1, "VDU2": 1})
+    expanded = expand_per_vnfc(template, {"VDU1": 1, "VDU2": 1})
+    assert build_stack_template(template, {"VDU1": 1, "VDU2": 1}) == after_subnets(expanded)
+
+
+def test_a_nested_template_given_a_network_of_the_stack_is_created_after_its_subnets(flavour_and_hot):
+    # Tacker's sample: the scaling group gets {get_resource: internalVL3}; its members' ports must not come before
+    # internalVL3_subnet (Nova refuses a port with no address). Ports and servers Heat orders itself: left as they are.
+    template = flavour_and_hot("basic_lcms_min")[1]
+    ordered = after_subnets(template)
+    assert ordered["resources"]["VDU1_scale_group"]["depends_on"] == ["internalVL3_subnet"]
+    changed = [name for name, resource in ordered["resources"].items() if resource != template["resources"][name]]
+    assert changed == ["VDU1_scale_group"] and "depends_on" not in template["resources"]["VDU1_scale_group"]
+    assert after_subnets(ordered) == ordered
+
+
+def test_no_dependency_on_a_subnet_that_itself_waits_for_the_resource():
+    template = {"resources": {
+        "net": {"type": "OS::Neutron::Net"},
+        "group": {"type": "VDU1.yaml", "properties": {"net": {"get_resource": "net"}}, "depends_on": "other"},
+        "subnet": {"type": "OS::Neutron::Subnet", "properties": {"network": {"get_resource": "net"}}},
+        "late": {"type": "OS::Neutron::Subnet", "properties": {"network": {"get_resource": "net"}}, "depends_on": ["group"]},
+        "other": {"type": "OS::Heat::None"},
+    }}
+    assert after_subnets(template)["resources"]["group"]["depends_on"] == ["other", "subnet"]
 
 
 def test_unresolved_nfv_params_lists_reads_nothing_provides(flavour_and_hot):
