@@ -63,12 +63,12 @@ options:
           - Parameters for the VNFM, kept in the operation occurrence.
           - "C(all) (boolean, Tacker v2): also replace the storage of the healed VNFCs (OpenStack: their Cinder volumes;
             Kubernetes: nothing more, see the description). Anything but a boolean is refused, naming C(additionalParams.all)."
-          - "C(reconcile) (boolean, Kubernetes, CNFs of def files): repair the VNF's drift as its record says rather than
-            replace VNFCs (what M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:reconcile) does,
-            without the package: a ConfigMap's or Secret's content is not compared nor restored, a missing one is
-            reported in C(plan.not_repaired)); name no VNFC with it. The closed loop's playbook C(nfv.vnflcm.drift)
-            repairs this way. The plan lists C(plan.repair) and C(plan.restart); no drift: C(changed=false). OpenStack,
-            Helm-chart CNFs: refused."
+          - "C(reconcile) (boolean, the collection's own): repair the VNF's drift as its record says (what
+            M(nfv.vnflcm.vnf_instantiate)'s O(nfv.vnflcm.vnf_instantiate#module:reconcile) does). Kubernetes, CNFs of def
+            files: without the package, so a ConfigMap's or Secret's content is not compared nor restored, a missing one
+            is reported in C(plan.not_repaired); the plan lists C(plan.repair) and C(plan.restart). OpenStack: the VNFCs
+            that drifted are healed, the others kept. Name no VNFC with it. The closed loop's playbook
+            C(nfv.vnflcm.drift) repairs this way. No drift: C(changed=false). Helm-chart CNFs: refused."
         type: dict
 extends_documentation_fragment:
   - nfv.vnflcm.automatic_invocation

@@ -284,7 +284,12 @@ options:
         again and repaired; with its C(package) option ConfigMaps and Secrets too) or fails it; a heal has no rollback.
         Check mode and diff mode show the repair (RV(plan.repair), the changed fields before and after) without making it."
       - "Without it, a re-run of an instance instantiated as requested writes nothing, and its plan says how many objects
-        drifted (RV(plan.drift)). OpenStack and Helm-chart CNFs: refused (drift is read for CNFs of def files only)."
+        drifted (RV(plan.drift)) and lists them (RV(plan.drifted)). Helm-chart CNFs: refused."
+      - "OpenStack: the VNFCs whose server, ports or volumes drifted are healed (their servers marked unhealthy, one
+        stack update, as M(nfv.vnflcm.vnf_heal) does): a new server has the recorded flavour and image and is created on
+        the recorded ports and volumes, so a port detached by hand is attached again, and one attached by hand is left
+        detached with the old server; VNFCs that did not drift keep their servers. The plan lists C(plan.repair) (each
+        drifted object, C(action: replace server)) and C(plan.replace); the same op occ, retry and fail as above."
     type: bool
     default: false
 extends_documentation_fragment:

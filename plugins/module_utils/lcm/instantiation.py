@@ -27,8 +27,17 @@ def run_instantiate(session: instance_run.Session, params: dict, plan: Callable[
     return instance_run.with_api_calls(engine.run(operation, check_mode, diff_mode, settings=engine.settings_of(params)), session)
 
 
+def check_package_of(instance, vnfd_id):
+    """A repair restores the instance as its own package says: another package is refused."""
+    if vnfd_id != instance.get("vnfdId"):
+        raise ValidationError("module options", "package", "reconcile restores VNF instance {0} as its package (vnfdId {1}) says; this package's "
+                              "vnfdId is {2}: give that package, or change the instance's package with vnf_change_pkg".format(
+                                  instance["id"], instance.get("vnfdId"), vnfd_id))
+
+
 def refuse_reconcile(params: dict, driver: str) -> None:
-    """``reconcile`` repairs the drift of CNFs of def files only (lcm/cnf/reconcile.py plan_reconcile): refused, before any
-    connection, for ``driver``'s VNFs."""
+    """``reconcile`` repairs the drift of CNFs of def files and of VM-based VNFs: refused, before any connection, for
+    ``driver``'s VNFs."""
     if params.get("reconcile"):
-        raise ValidationError("module options", "reconcile", "drift is repaired for CNFs of Kubernetes def files only, not for {0} yet".format(driver))
+        raise ValidationError("module options", "reconcile", "drift is repaired for CNFs of Kubernetes def files and VM-based VNFs only, "
+                              "not for {0} yet".format(driver))

@@ -127,8 +127,10 @@ def validate_scale_to_level_request(body, strict=True):
 
 # Tacker v2's HealVnfRequest.additionalParams key: heal the VNFCs' storage too.
 HEAL_ALL = "all"
-# The collection's own: repair the VNF's drift (lcm/cnf/reconcile.py) rather than replace VNFCs.
+# The collection's own: repair the VNF's drift (lcm/cnf/reconcile.py, lcm/vm/heal.py) rather than heal named VNFCs.
 HEAL_RECONCILE = "reconcile"
+# The HealVnfRequest a repair that vnf_instantiate's ``reconcile`` asks for records as its op occ's operationParams.
+RECONCILE_REQUEST = {"cause": "drift", "additionalParams": {HEAL_RECONCILE: True}}
 
 
 def validate_heal_request(body, instance=None, strict=True):
@@ -141,7 +143,7 @@ def validate_heal_request(body, instance=None, strict=True):
     reconcile = (request.get("additionalParams") or {}).get(HEAL_RECONCILE, False)
     if not isinstance(reconcile, bool):
         raise ValidationError(HEAL_VNF_REQUEST, "additionalParams." + HEAL_RECONCILE,
-                              "must be a boolean (true: the VNF's drift is repaired, no VNFC replaced), not {0!r}".format(reconcile))
+                              "must be a boolean (true: the VNF's drift is repaired), not {0!r}".format(reconcile))
     if reconcile and request.get("vnfcInstanceId"):
         raise ValidationError(HEAL_VNF_REQUEST, "vnfcInstanceId", "a repair of drift (additionalParams.reconcile) is of the whole VNF: name no VNFC")
     if instance is not None:

@@ -34,7 +34,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import interface_sc
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import session
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.drift import instance_drift
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.reconcile import check_package_of, labelled_configs, plan_reconcile
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.reconcile import labelled_configs, plan_reconcile
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.state import CnfState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import (
     PRIVATE,
@@ -101,7 +101,7 @@ def plan_instantiate(api: KubeApi, package: Any, name: Optional[str], request: O
         same_package = vnfd.get("descriptor_id") == instance.get("vnfdId")
         configs = labelled_configs(namespace_plan["manifests"], instance["id"]) if same_package else None
         if reconcile:
-            check_package_of(instance, vnfd.get("descriptor_id"))
+            instantiation.check_package_of(instance, vnfd.get("descriptor_id"))
             return plan_reconcile(api, store, found, configs, waits)
         return already_instantiated(api, instance, wanted, store, op_occs, version, configs)
 

@@ -29,10 +29,9 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf.shared import r
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits, private_state, vnfc_changes
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_RECONCILE, HEAL_VNF_REQUEST
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import HEAL_VNF_REQUEST, RECONCILE_REQUEST
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
-RECONCILE_REQUEST = {"cause": "drift", "additionalParams": {HEAL_RECONCILE: True}}
 APPLY, CREATE, DELETE = "apply", "create", "delete"
 NOT_REPAIRED_NOTE = "its content is in the package only (ConfigMap, Secret): give the package to repair it"
 # How a workload restarts to read a ConfigMap or Secret whose content was restored: its pod template patched.
@@ -51,14 +50,6 @@ def package_configs(api, package, instance):
 def labelled_configs(records, instance_id):
     """``{(kind, name): labelled manifest}`` of the ConfigMaps and Secrets among manifest ``records``."""
     return {(kind_of(record), name_of(record)): label_object(object_of(record), instance_id) for record in records if kind_of(record) in CONFIG_KINDS}
-
-
-def check_package_of(instance, vnfd_id):
-    """A repair restores the instance as its own package says: another package is refused."""
-    if vnfd_id != instance.get("vnfdId"):
-        raise ValidationError("module options", "package", "reconcile restores VNF instance {0} as its package (vnfdId {1}) says; this package's "
-                              "vnfdId is {2}: give that package, or change the instance's package with vnf_change_pkg".format(
-                                  instance["id"], instance.get("vnfdId"), vnfd_id))
 
 
 def repair_action(drifted):

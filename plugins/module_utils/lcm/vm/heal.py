@@ -4,6 +4,11 @@
 """Heal VNFCs of a VM-based VNF: their servers (with additionalParams.all their volumes too) marked unhealthy, then one stack update
 that re-creates them; a HEAL left FAILED_TEMP can be retried only.
 
+A repair of drift (``additionalParams.reconcile``, or vnf_instantiate's ``reconcile``) is such a heal of the VNFCs that
+drifted (lcm/vm/drift.py): a new server has the recorded flavour and image, is created on the recorded
+ports (a port detached by hand is attached again) with the recorded volumes, and a port or volume attached to the old
+server by hand is left detached when Heat deletes it. VNFCs that did not drift keep their servers.
+
 Heat replaces a server by detaching its ports, creating the new server on them, then deleting the old one. Nova refuses
 to detach the ports of a server in ERROR (the state a failed compute host leaves, the one a heal is most often for), so
 such a server is deleted before the update: its ports are free when the new server is created.
@@ -13,7 +18,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.instantiated_info import heal_targets
@@ -21,6 +25,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.drift import instance_drift
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import IN_ERROR, located_stack, refreshed, refuse_scripts, server_status, update_stack
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
@@ -29,6 +34,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import H
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, require_instantiation_state
 
 HEAL_REASON = "healed by nfv.vnflcm (HealVnfRequest)"
+# How each drifted object of a VM-based VNF is repaired: its VNFC's server replaced.
+REPLACE_SERVER = "replace server"
 
 
 def run_heal(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
@@ -44,20 +51,26 @@ def plan_heal(vim: HeatVim, store: RecordStore, found: Found, request: Optional[
     instance, op_occs, version = found
     require_instantiation_state(instance, INSTANTIATED, occ.HEAL)
     request = validate_heal_request(request or {}, instance)
-    if reconciles(request):
-        raise ValidationError(HEAL_VNF_REQUEST, "additionalParams.reconcile", "drift is repaired for CNFs of Kubernetes def files only, "
-                              "not for VM-based VNFs yet")
     refuse_scripts(request, private_state(instance), HEAL_VNF_REQUEST, occ.HEAL)
     info = instance["instantiatedVnfInfo"]
     by_vnfc = {item["id"]: item for item in info.get("vnfcInfo") or []}
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
     chosen = request.get("vnfcInstanceId") or sorted(by_vnfc)
-    targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     stack = located_stack(instance)
+    repair = {}
+    if reconciles(request):
+        drifted = instance_drift(vim.conn, instance)["objects"]
+        servers = {item["server"] for item in drifted}
+        chosen = [vnfc_id for vnfc_id in chosen if resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]]["computeResource"]["resourceId"] in servers]
+        repair = {"drift": "{0} objects".format(len(drifted)), "repair": [dict(item, action=REPLACE_SERVER) for item in drifted]}
+        if not chosen:
+            plan = dict(repair, operation=occ.HEAL, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], note="no drift to repair")
+            return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, changed=False)
+    targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     private: VmState = private_state(instance)
-    plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"],
-            "replace": [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
-                        for vnfc_id, item in zip(chosen, targets)]}
+    plan = dict(repair, operation=occ.HEAL, vnf_instance_id=instance["id"], stack_name=stack["stack_name"],
+                replace=[{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
+                         for vnfc_id, item in zip(chosen, targets)])
     # additionalParams.all (Tacker v2): the VNFCs' volumes are replaced too; without it they are kept and re-attached.
     storage = {item["id"]: item for item in info.get("virtualStorageResourceInfo") or []} if heals_storage(request) else {}
     for entry, item in zip(plan["replace"], targets):

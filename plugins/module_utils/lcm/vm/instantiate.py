@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
@@ -20,7 +20,8 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVA
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import waits as waits_of
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Operation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal, session
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.drift import instance_drift
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.session import HeatVim
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
     check_connectivity,
@@ -40,7 +41,7 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.shared import (
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.state import VmState
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol import op_occ as occ
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.sizing import initial_scale_status
-from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, validate_instantiate_request
+from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import INSTANTIATE_VNF_REQUEST, RECONCILE_REQUEST, validate_instantiate_request
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vim_connection import recordable_vims
 from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import INSTANTIATED, NOT_INSTANTIATED, new_vnf_instance, with_instantiate_fields
 
@@ -48,12 +49,12 @@ from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.vnf_instance import
 def run_instantiate(params: dict, check_mode: bool = False, diff_mode: bool = False) -> dict:
     """vnf_instantiate on OpenStack (lcm/instantiation.py). It needs the VNFD and the BaseHOT (and a user-data script the user
     allows): hook scripts are the role's (they only warn here), and images come from Glance by name, not from the package."""
-    instantiation.refuse_reconcile(params, "VM-based VNFs on OpenStack")
     vim = session.connect(params)
 
     def plan(package, name, description, metadata):
         return plan_instantiate(vim, package, name, params["request"], description, params.get("vnf_instance_id"), waits_of(params),
-                                preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata)
+                                preview=check_mode or diff_mode, allow_scripts=params.get("allow_package_scripts"), metadata=metadata,
+                                reconcile=params.get("reconcile", False))
 
     return instantiation.run_instantiate(vim, params, plan, check_mode, diff_mode)
 
@@ -74,9 +75,10 @@ def instantiation_summary(request):
 
 def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: Optional[dict], description: Optional[str] = None,
                      instance_id: Optional[str] = None, waits: Optional[Waits] = None, preview: bool = False, allow_scripts: bool = False,
-                     metadata: Optional[dict] = None) -> Operation:
+                     metadata: Optional[dict] = None, reconcile: bool = False) -> Operation:
     """Create (when needed) and instantiate a VM-based VNF: one Heat stack from the flavour's BaseHOT; a new instance
-    has ``metadata``.
+    has ``metadata``. An instance already instantiated so: its drift in the plan, and with ``reconcile`` repaired (the
+    drifted VNFCs healed: lcm/vm/heal.py).
 
     ``allow_scripts``: the user's opt-in to a package user-data script the request names (heat/user_data.py) and to the VNFD's
     interface scripts (lcm/interface_scripts.py).
@@ -92,7 +94,11 @@ def plan_instantiate(vim: HeatVim, package: Any, name: Optional[str], request: O
     instance, op_occs, version = found or (new_vnf_instance(vnfd, name, description, metadata, instance_id), [], None)
     wanted = instantiation_summary(request)
     if instance.get("instantiationState") == INSTANTIATED:
-        return already_instantiated(instance, wanted, store, op_occs, version)
+        check_instantiated_as(instance, wanted)
+        if reconcile:
+            instantiation.check_package_of(instance, vnfd.get("descriptor_id"))
+            return heal.plan_heal(vim, store, found, RECONCILE_REQUEST, waits)
+        return already_instantiated(vim, instance, store, op_occs, version)
 
     if found is None:
         # A run creating an instance of this name now: said before anything else is checked.
@@ -189,14 +195,26 @@ def scripted_stack(package, script, request, instance, private: VmState, indexes
     return template, files if fields["files"] is None else fields["files"], fields["nfv"]
 
 
-def already_instantiated(instance, wanted, store, op_occs, version):
-    done = private_state(instance).get("instantiation")
-    if done != wanted:
+def check_instantiated_as(instance, wanted):
+    if private_state(instance).get("instantiation") != wanted:
         raise ConflictError("instantiate", "VNF instance {0}".format(instance["id"]),
                             "it is already INSTANTIATED with another request; terminate it first, or use vnf_scale / vnf_heal")
+
+
+def already_instantiated(vim, instance, store, op_occs, version):
+    """Nothing to do; the plan says how many objects drifted (``reconcile: true`` repairs them), or why that was not read."""
     metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
     plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "stack_name": metadata.get("stack_name"),
             "lines": ["no change: already instantiated as requested"]}
+    try:
+        report = instance_drift(vim.conn, instance)
+    except VimError as error:
+        plan["drift"] = "not read: {0}".format(error.reason)
+    else:
+        plan["drift"] = "{0} objects".format(report["drifted"])
+        if report["drifted"]:
+            plan["drifted"] = report["objects"]
+            plan["lines"].append("drift: {0} objects (reconcile: true repairs them)".format(report["drifted"]))
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 

@@ -55,7 +55,7 @@ print(json.dumps(out))
 # operation: it carries them all.
 OPERATIONS = ("instantiate", "scale", "heal", "terminate", "delete", "modify", "change_pkg", "change_ext_conn", "resume", "info")
 CARRIES = {
-    "vnf_instantiate": {"instantiate"},
+    "vnf_instantiate": {"instantiate", "heal"},  # a repair of drift on OpenStack heals the VNFCs that drifted
     "vnf_scale": {"scale"},
     "vnf_scale_to_level": {"scale"},
     "vnf_heal": {"heal"},

@@ -1,12 +1,12 @@
 # -*- coding: utf-8 -*-
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Drift of a VM-based VNF (heat/drift.py, lcm/vm/info.py instance_drift): servers, ports and volumes against the record."""
+"""Drift of a VM-based VNF (heat/drift.py, lcm/vm/drift.py): servers, ports and volumes against the record."""
 
 from __future__ import annotations
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import drift
-from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.info import instance_drift
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm.drift import instance_drift
 
 
 def vnfc(server="s1", ports=("p1",), volumes=("v1",)):
@@ -69,3 +69,38 @@ def test_an_image_is_compared_only_when_the_server_boots_from_one():
         {"path": "image", "expected": "img-1", "live": "img-2"}]
     from_volume = dict(server(volumes=()), image="")
     assert drift.vnfc_drift(drift.recorded_vnfcs(INSTANCE)[1], drift.live_view(from_volume), {"p2"}) == []
+
+
+class Vim:
+    """What lcm/vm/heal.py plans with: the connection (drift, the status of each server to replace)."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        conn.find_server = lambda server_id, ignore_missing=True: type("Server", (), {"status": conn.servers[server_id]["status"]})() \
+            if server_id in conn.servers else None
+
+
+def healable(instance):
+    """INSTANCE as a record a heal plans from: its VNFCs, their ids, the stack."""
+    info = dict(instance["instantiatedVnfInfo"], metadata={"stack_name": "vnf-vnf1", "stack_id": "st-1"})
+    for item in info["vnfcResourceInfo"]:
+        item["metadata"] = dict(item["metadata"], stackResource=item["id"] + "-res")
+    info["vnfcInfo"] = [{"id": "c-" + item["id"], "vduId": item["vduId"], "vnfcResourceInfoId": item["id"]} for item in info["vnfcResourceInfo"]]
+    return dict(instance, instantiatedVnfInfo=info)
+
+
+def test_a_repair_heals_only_the_vnfcs_that_drifted_and_no_drift_is_nothing_to_do():
+    import copy
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import heal
+    from ansible_collections.nfv.vnflcm.plugins.module_utils.sol.validation import RECONCILE_REQUEST
+    instance = healable(copy.deepcopy(INSTANCE))
+    # s1 resized with a port attached by hand; s2 as recorded.
+    vim = Vim(Conn({"s1": server(flavor="m1.large"), "s2": server(volumes=())}, {"s1": ["p1", "p7"], "s2": ["p2"]}))
+    planned = heal.plan_heal(vim, None, (instance, [], "1"), RECONCILE_REQUEST)
+    assert planned.changed and planned.request == RECONCILE_REQUEST
+    assert [item["server"] for item in planned.plan["replace"]] == ["s1"] and planned.plan["drift"] == "2 objects"
+    repairs = [(item["kind"], item["id"], item["action"]) for item in planned.plan["repair"]]
+    assert repairs == [("Server", "s1", "replace server"), ("Port", "p7", "replace server")]
+    calm = Vim(Conn({"s1": server(), "s2": server(volumes=())}, {"s1": ["p1"], "s2": ["p2"]}))
+    idle = heal.plan_heal(calm, None, (instance, [], "1"), {"additionalParams": {"reconcile": True}})
+    assert not idle.changed and (idle.plan["drift"], idle.plan["note"]) == ("0 objects", "no drift to repair")

@@ -12,6 +12,7 @@ import pytest
 
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.k8s import drift
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import instantiation
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.cnf import heal, reconcile
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import PRIVATE, VNFC_COUNTS, Waits
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.engine import Progress
@@ -147,7 +148,7 @@ def test_a_secret_s_values_are_masked_in_the_plan_and_the_diff():
 
 def test_a_repair_with_another_package_is_refused_and_a_retry_is_planned_again():
     with pytest.raises(ValidationError, match="vnfdId vnfd-1"):
-        reconcile.check_package_of(instance(), "vnfd-2")
+        instantiation.check_package_of(instance(), "vnfd-2")
     failed = {"id": "occ-1", "operation": "HEAL", "operationParams": dict(reconcile.RECONCILE_REQUEST)}
     retried = heal.plan_resume(drifted_cluster(), None, (instance(), [failed], "1"), failed, "retry", Waits(enabled=False), refresh=lambda api, inst: inst)
     # Without the package, only what the record keeps is repaired; the ConfigMaps' content is not compared.
@@ -169,10 +170,7 @@ def test_a_heal_request_asking_for_a_repair_is_one_and_names_no_vnfc():
         heal.plan_heal(drifted_cluster(), None, (helm_like, [], "1"), {"additionalParams": {"reconcile": True}})
 
 
-@pytest.mark.parametrize("run", ["vm", "helm"])
-def test_reconcile_is_refused_before_any_connection_where_drift_is_not_repaired(run):
+def test_reconcile_is_refused_before_any_connection_where_drift_is_not_repaired():
     from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.helm import instantiate as helm_instantiate
-    from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.vm import instantiate as vm_instantiate
-    module = {"vm": vm_instantiate, "helm": helm_instantiate}[run]
     with pytest.raises(ValidationError, match="reconcile"):
-        module.run_instantiate({"reconcile": True})
+        helm_instantiate.run_instantiate({"reconcile": True})

@@ -162,7 +162,7 @@ def test_vnf_info_carries_the_record_stores_not_the_operations():
     assert {"lcm.info", "k8s.store", "heat.store"} <= reached
     drivers = {name for name in reached if name.startswith(("lcm.cnf.", "lcm.vm."))}
     # lcm/cnf/drift.py finds drift (vnf_info's drift option) and writes nothing; the repair is lcm/cnf/reconcile.py's.
-    assert drivers == {"lcm.cnf.info", "lcm.cnf.drift", "lcm.cnf.session", "lcm.vm.info", "lcm.vm.session"}, reached
+    assert drivers == {"lcm.cnf.info", "lcm.cnf.drift", "lcm.cnf.session", "lcm.vm.info", "lcm.vm.drift", "lcm.vm.session"}, reached
     assert reached.isdisjoint({"lcm.vm.shared", "package.reader", "heat.change_pkg"}), reached
 
 
