@@ -19,8 +19,11 @@ SERVER, PORT, VOLUME = "Server", "Port", "Volume"
 EXPECTED_STATUS = "ACTIVE"
 
 
-def recorded_vnfcs(instance):
-    """``[{vdu, server, flavor, image, ports: {port id: cp id}, volumes}]`` of the record, one per vnfcResourceInfo."""
+def recorded_vnfcs(instance, images=None):
+    """``[{vdu, server, flavor, image, ports: {port id: cp id}, volumes}]`` of the record, one per vnfcResourceInfo.
+
+    The record names a VNFC's image as the nfv parameter does, by name; Nova shows the id. ``images``: the ids of those
+    names the instantiate resolved in Glance (a name it lacks is not compared); None: the record's value is the id."""
     found = []
     for item in (instance.get("instantiatedVnfInfo") or {}).get("vnfcResourceInfo") or []:
         meta = item.get("metadata") or {}
@@ -29,8 +32,11 @@ def recorded_vnfcs(instance):
             prefix = "{0}-".format(cp.get("cpdId"))
             if str(cp.get("id", "")).startswith(prefix):
                 ports[cp["id"][len(prefix):]] = cp["cpdId"]
+        # Keyed as the nfv parameter is: per VNFC (image-VDU1-0) but for a scaling group's member (image-VDU1).
+        image_key = "image-{0}".format(item.get("vduId")) if meta.get("vdu_idx") is None else "image-{0}-{1}".format(item.get("vduId"), meta["vdu_idx"])
+        image = meta.get(image_key) if images is None else images.get(meta.get(image_key))
         found.append({"vdu": item.get("vduId"), "server": (item.get("computeResource") or {}).get("resourceId"), "flavor": meta.get("flavor"),
-                      "image": meta.get("image-" + str(item.get("vduId"))), "ports": ports, "volumes": list(item.get("storageResourceIds") or ())})
+                      "image": image, "ports": ports, "volumes": list(item.get("storageResourceIds") or ())})
     return found
 
 

@@ -2,11 +2,11 @@
 # Copyright: (c) 2026, nfv.vnflcm contributors
 # GNU General Public License v3.0+ (see LICENSE or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Drift of a VM-based VNF on the OpenStack lab: Tacker's userdata_standard changed behind the VNF manager's back with
-the SDK, as an administrator would with the openstack CLI (VDU1's server resized and one of its ports detached; a
-volume attached to VDU2's server, which boots from its own, and that server put in ERROR, as a failed compute host
-leaves it), seen field by field by vnf_info with ``drift: true``, writing nothing, then repaired by ``reconcile: true``:
-the drifted VNFCs healed, the one that did not drift kept. A volume of the record gone from its server is the same
-comparison the other way (unit tests): Nova refuses to detach a boot volume."""
+the SDK, as an administrator would with the openstack CLI (a VDU1 server rebuilt on another image, resized and one of
+its ports detached; another VDU1 server deleted; a volume attached to VDU2's server, which boots from its own, and that
+server put in ERROR, as a failed compute host leaves it), seen field by field by vnf_info with ``drift: true``, writing nothing, then repaired by
+``reconcile: true``: the drifted VNFCs healed, the ones that did not drift kept. A volume of the record gone from its
+server is the same comparison the other way (unit tests): Nova refuses to detach a boot volume."""
 
 from __future__ import annotations
 
@@ -45,13 +45,25 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
     assert clean.get("failed") is not True, clean.get("msg")
     assert [(item["drifted"], item["compared"], item["objects"]) for item in clean["drift"]] == [(0, "fields", [])]
 
+    # A third VDU1 VNFC, whose server is deleted by hand.
+    out = ansible_task("vnf_scale", {"cloud": CLOUD, "vnf_instance_name": name, "request": {"type": "SCALE_OUT", "aspectId": "VDU1_scale"}})
+    assert not out.get("failed"), out.get("msg")
+    info = info_of(out)
     vnfcs = {item["metadata"]["stackResource"]: item for item in info["vnfcResourceInfo"]}
-    assert sorted(vnfcs) == ["VDU1-0", "VDU1-1", "VDU2-0"]
+    assert sorted(vnfcs) == ["VDU1-0", "VDU1-1", "VDU1-2", "VDU2-0"]
     untouched = vnfcs.pop("VDU1-1")["computeResource"]["resourceId"]
+    gone = vnfcs.pop("VDU1-2")["computeResource"]["resourceId"]
     vnfcs = {item["vduId"]: item for item in vnfcs.values()}
     vdu1, vdu2 = vnfcs["VDU1"]["computeResource"]["resourceId"], vnfcs["VDU2"]["computeResource"]["resourceId"]
     compute = admin_conn.compute
-    # VDU1: resized, and the port of its last CP detached.
+    clean = ansible_task("vnf_info", by_id)
+    compute.delete_server(gone)
+    wait_for(lambda: compute.find_server(gone, ignore_missing=True) is None, "VDU1-2 deleted", timeout=120, sleep=1)
+    # VDU1: rebuilt on another image, resized, and the port of its last CP detached.
+    recorded_image = compute.get_server(vdu1).image["id"]
+    compute.rebuild_server(vdu1, admin_conn.image.find_image("VDU1-image").id)
+    wait_for(lambda: compute.get_server(vdu1).status == "ACTIVE" and compute.get_server(vdu1).image["id"] != recorded_image,
+             "the rebuild of VDU1", timeout=300, sleep=1)
     compute.resize_server(vdu1, compute.find_flavor("m1.medium").id)
     wait_for(lambda: compute.get_server(vdu1).status == "VERIFY_RESIZE", "the resize of VDU1", timeout=300, sleep=1)
     compute.confirm_server_resize(vdu1)
@@ -74,8 +86,10 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
         assert len(heat_writes(lab, stack_name)) == writes
         report = seen["drift"][0]
         found = {(item["kind"], item["id"]): item for item in report["objects"]}
-        assert sorted(found) == sorted([("Server", vdu1), ("Port", port), ("Volume", volume), ("Server", vdu2)]), report
-        assert found[("Server", vdu1)]["fields"] == [{"path": "flavor", "expected": "m1.tiny", "live": "m1.medium"}]
+        assert sorted(found) == sorted([("Server", vdu1), ("Port", port), ("Volume", volume), ("Server", vdu2), ("Server", gone)]), report
+        assert [field["path"] for field in found[("Server", vdu1)]["fields"]] == ["flavor", "image"]
+        assert found[("Server", vdu1)]["fields"][0] == {"path": "flavor", "expected": "m1.tiny", "live": "m1.medium"}
+        assert found[("Server", gone)]["status"] == "missing"
         assert (found[("Port", port)]["status"], found[("Port", port)]["cp"]) == ("missing", cp["cpdId"])
         assert found[("Volume", volume)]["status"] == "unexpected" and found[("Volume", volume)]["vdu"] == "VDU2"
         assert found[("Server", vdu2)]["fields"] == [{"path": "status", "expected": "ACTIVE", "live": "ERROR"}]
@@ -84,7 +98,7 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
 
         # A plain re-run says how much drifted and writes nothing; check mode shows the repair and writes nothing.
         again = instantiate(ansible_task, package, name, request)
-        assert not again.get("failed") and again["changed"] is False and again["plan"]["drift"] == "4 objects", again.get("msg")
+        assert not again.get("failed") and again["changed"] is False and again["plan"]["drift"] == "5 objects", again.get("msg")
         # Refused before any write: another package (naming ``package``), a repair naming a VNFC (naming vnfcInstanceId).
         other = instantiate(ansible_task, another_vnfd_id(package, tmp_path / "other"), name, request, args={"reconcile": True})
         assert other.get("failed") and "package: reconcile restores VNF instance" in other["msg"], other.get("msg")
@@ -93,8 +107,8 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
         assert named.get("failed") and "vnfcInstanceId" in named["msg"] and "name no VNFC" in named["msg"], named.get("msg")
         planned = instantiate(ansible_task, package, name, request, check=True, args={"reconcile": True})
         assert not planned.get("failed") and planned["changed"] is True, planned.get("msg")
-        assert sorted(item["server"] for item in planned["plan"]["replace"]) == sorted([vdu1, vdu2])
-        assert {item["action"] for item in planned["plan"]["repair"]} == {"replace server"} and len(planned["plan"]["repair"]) == 4
+        assert sorted(item["server"] for item in planned["plan"]["replace"]) == sorted([vdu1, vdu2, gone])
+        assert {item["action"] for item in planned["plan"]["repair"]} == {"replace server"} and len(planned["plan"]["repair"]) == 5
         assert len(heat_writes(lab, stack_name)) == writes
 
         # reconcile: a HEAL of the two drifted VNFCs; the VNF is as its record says again, the third VNFC kept.
@@ -104,8 +118,9 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
         assert (op_occ["operation"], op_occ["operationState"]) == ("HEAL", "COMPLETED")
         assert op_occ["operationParams"] == {"cause": "drift", "additionalParams": {"reconcile": True}}
         after = {item["metadata"]["stackResource"]: item["computeResource"]["resourceId"] for item in info_of(repaired)["vnfcResourceInfo"]}
-        assert after["VDU1-1"] == untouched and vdu1 not in after.values() and vdu2 not in after.values()
+        assert after["VDU1-1"] == untouched and not {vdu1, vdu2, gone} & set(after.values()) and len(after) == 4
         assert compute.get_server(after["VDU1-0"]).flavor["original_name"] == "m1.tiny"
+        assert compute.get_server(after["VDU1-0"]).image["id"] == recorded_image and compute.get_server(after["VDU1-2"]).status == "ACTIVE"
         assert port in {item.id for item in admin_conn.network.ports(device_id=after["VDU1-0"])}
         wait_for(lambda: storage.get_volume(volume).status == "available", "the volume left detached", timeout=120, sleep=1)
         assert [item["drifted"] for item in ansible_task("vnf_info", by_id)["drift"]] == [0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import NotFoundError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.cloud import sdk_errors
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.drift import live_view, recorded_vnfcs, vnfc_drift
+from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import private_state
 
 
 def instance_drift(conn, instance):
@@ -16,7 +17,7 @@ def instance_drift(conn, instance):
     volume of a VNFC (``kind``, ``id``, ``vdu``, ``server``, ``status``, ``fields``). Reads: per VNFC its server and the
     ports attached to it."""
     objects = []
-    for vnfc in recorded_vnfcs(instance):
+    for vnfc in recorded_vnfcs(instance, private_state(instance).get("images") or {}):
         objects += vnfc_drift(vnfc, live_view(server_of(conn, vnfc["server"])), attached_ports(conn, vnfc["server"]))
     return {"vnfInstanceId": instance["id"], "vnfInstanceName": instance.get("vnfInstanceName"), "drifted": len(objects), "compared": "fields",
             "objects": objects}

@@ -104,3 +104,11 @@ def test_a_repair_heals_only_the_vnfcs_that_drifted_and_no_drift_is_nothing_to_d
     calm = Vim(Conn({"s1": server(), "s2": server(volumes=())}, {"s1": ["p1"], "s2": ["p2"]}))
     idle = heal.plan_heal(calm, None, (instance, [], "1"), {"additionalParams": {"reconcile": True}})
     assert not idle.changed and (idle.plan["drift"], idle.plan["note"]) == ("0 objects", "no drift to repair")
+
+
+def test_the_recorded_image_of_a_vnfc_is_read_under_its_nfv_key():
+    # StandardUserData records image-VDU1-0 (with vdu_idx); a scaling group's member image-VDU1.
+    indexed = vnfc()
+    indexed["metadata"] = {"flavor": "m1.tiny", "vdu_idx": 0, "image-VDU1-0": "img-7"}
+    assert drift.recorded_vnfcs({"instantiatedVnfInfo": {"vnfcResourceInfo": [indexed, vnfc()]}})[0]["image"] == "img-7"
+    assert drift.recorded_vnfcs(INSTANCE)[0]["image"] == "img-1"
