@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ValidationError, VimError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm import engine, instance_run
 from ansible_collections.nfv.vnflcm.plugins.module_utils.lcm.common import creation_fields, with_metadata_warning
 
@@ -41,3 +41,19 @@ def refuse_reconcile(params: dict, driver: str) -> None:
     if params.get("reconcile"):
         raise ValidationError("module options", "reconcile", "drift is repaired for CNFs of Kubernetes def files and VM-based VNFs only, "
                               "not for {0} yet".format(driver))
+
+
+def drift_in_plan(plan, read):
+    """A re-run's plan says how many objects drifted (``plan.drift``, ``plan.drifted``) as ``read()`` reports them; drift
+    that cannot be read (a user who may not read a kind) is said so, as the re-run does not fail for it. Returns the line
+    that says what ``reconcile: true`` would do, or None."""
+    try:
+        report = read()
+    except VimError as error:
+        plan["drift"] = "not read: {0}".format(error.reason)
+        return None
+    plan["drift"] = "{0} objects".format(report["drifted"])
+    if not report["drifted"]:
+        return None
+    plan["drifted"] = report["objects"]
+    return "drift: {0} objects (reconcile: true repairs them)".format(report["drifted"])

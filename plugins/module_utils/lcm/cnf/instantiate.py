@@ -264,19 +264,12 @@ def check_instantiated_as(instance, wanted):
 
 
 def already_instantiated(api, instance, wanted, store, op_occs, version, configs=None):
-    """Nothing to do; the plan says how many objects drifted (``reconcile: true`` repairs them). Drift that cannot be
-    read (a user who may not read or dry-run apply a kind) is said so: the re-run itself does not fail for it."""
+    """Nothing to do; the plan says how many objects drifted (lcm/instantiation.py drift_in_plan)."""
     plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "namespace": wanted["namespace"], "create": [],
             "note": "already instantiated as requested"}
-    try:
-        report = instance_drift(api, instance, configs)
-    except VimError as error:
-        plan["drift"] = "not read: {0}".format(error.reason)
-    else:
-        plan["drift"] = "{0} objects".format(report["drifted"])
-        if report["drifted"]:
-            plan["drifted"] = report["objects"]
-            plan["note"] += "; drift: {0} objects (reconcile: true repairs them)".format(report["drifted"])
+    drifted = instantiation.drift_in_plan(plan, lambda: instance_drift(api, instance, configs))
+    if drifted:
+        plan["note"] += "; " + drifted
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 

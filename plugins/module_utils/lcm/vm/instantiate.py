@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Optional
 
-from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError, VimError
+from ansible_collections.nfv.vnflcm.plugins.module_utils.common.errors import ConflictError, PackageError, RecordUnwritable, ValidationError
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.record_store import Found, RecordStore
 from ansible_collections.nfv.vnflcm.plugins.module_utils.common.runner import this_runner
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat import nfv_params, user_data, user_data_policy
@@ -202,19 +202,13 @@ def check_instantiated_as(instance, wanted):
 
 
 def already_instantiated(vim, instance, store, op_occs, version):
-    """Nothing to do; the plan says how many objects drifted (``reconcile: true`` repairs them), or why that was not read."""
+    """Nothing to do; the plan says how many objects drifted (lcm/instantiation.py drift_in_plan)."""
     metadata = instance["instantiatedVnfInfo"].get("metadata") or {}
     plan = {"operation": occ.INSTANTIATE, "vnf_instance_id": instance["id"], "stack_name": metadata.get("stack_name"),
             "lines": ["no change: already instantiated as requested"]}
-    try:
-        report = instance_drift(vim.conn, instance)
-    except VimError as error:
-        plan["drift"] = "not read: {0}".format(error.reason)
-    else:
-        plan["drift"] = "{0} objects".format(report["drifted"])
-        if report["drifted"]:
-            plan["drifted"] = report["objects"]
-            plan["lines"].append("drift: {0} objects (reconcile: true repairs them)".format(report["drifted"]))
+    drifted = instantiation.drift_in_plan(plan, lambda: instance_drift(vim.conn, instance))
+    if drifted:
+        plan["lines"].append(drifted)
     return Operation(occ.INSTANTIATE, {}, instance, plan, store, op_occs, version, changed=False)
 
 
