@@ -12,6 +12,7 @@ server), ``unexpected`` (a port or volume attached to the server that the record
 
 from __future__ import annotations
 
+from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.template import vnfc_name
 from ansible_collections.nfv.vnflcm.plugins.module_utils.heat.vnfc_faults import FAULT_STATUSES
 
 CHANGED, MISSING, UNEXPECTED = "changed", "missing", "unexpected"
@@ -33,8 +34,9 @@ def recorded_vnfcs(instance, images=None):
             if str(cp.get("id", "")).startswith(prefix):
                 ports[cp["id"][len(prefix):]] = cp["cpdId"]
         # Keyed as the nfv parameter is: per VNFC (image-VDU1-0) but for a scaling group's member (image-VDU1).
-        image_key = "image-{0}".format(item.get("vduId")) if meta.get("vdu_idx") is None else "image-{0}-{1}".format(item.get("vduId"), meta["vdu_idx"])
-        image = meta.get(image_key) if images is None else images.get(meta.get(image_key))
+        key = item.get("vduId") if meta.get("vdu_idx") is None else vnfc_name(item.get("vduId"), meta["vdu_idx"])
+        image = meta.get("image-{0}".format(key))
+        image = image if images is None else images.get(image)
         found.append({"vdu": item.get("vduId"), "server": (item.get("computeResource") or {}).get("resourceId"), "flavor": meta.get("flavor"),
                       "image": image, "ports": ports, "volumes": list(item.get("storageResourceIds") or ())})
     return found

@@ -415,12 +415,12 @@ def after_subnets(template):
             function, network = intrinsic((resource.get("properties") or {}).get("network"))
             if function == "get_resource" and isinstance(network, str) and (resources.get(network) or {}).get("type") == NET_TYPE:
                 subnets.setdefault(network, []).append(name)
+    reached = {subnet: _reached_from(resources, subnet) for names in subnets.values() for subnet in names}
     changed = {}
     for name, resource in resources.items():
         if not isinstance(resource, dict) or resource.get("type") in (SUBNET_TYPE, PORT_TYPE, SERVER_TYPE):
             continue  # Heat orders these itself
-        wanted = sorted(subnet for net in referenced_resources(resource) for subnet in subnets.get(net, ())
-                        if name not in _reached_from(resources, subnet))
+        wanted = sorted(subnet for net in referenced_resources(resource) for subnet in subnets.get(net, ()) if name not in reached[subnet])
         depends_on = resource.get("depends_on")
         names = [depends_on] if isinstance(depends_on, str) else list(depends_on or [])
         missing = [subnet for subnet in wanted if subnet not in names]

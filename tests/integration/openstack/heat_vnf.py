@@ -250,6 +250,16 @@ def vnfd_id(path):
         return yaml.safe_load(handle)["topology_template"]["node_templates"]["VNF"]["properties"]["descriptor_id"]
 
 
+def relabel(source, path, vnfd):
+    """A copy of the package at ``source`` under the vnfdId ``vnfd``."""
+    shutil.copytree(source, path)
+    old_id = vnfd_id(source)
+    for name in os.listdir(path / "Definitions"):
+        file = path / "Definitions" / name
+        file.write_text(file.read_text().replace(old_id, vnfd))
+    return path
+
+
 def nw_request(packages, **extra):
     """The issue's case: VDU1_CP1 moves to net1, the new package's VDU1_CP4 / VDU2_CP4 go on net0; VDU1 then VDU2."""
     request = {

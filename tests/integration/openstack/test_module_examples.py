@@ -45,7 +45,7 @@ import uuid
 import pytest
 
 from ansible_collections.nfv.vnflcm.tests.integration.module_examples import Example, Setup, localize, problems, run_scenario, timings
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, delete_stacks, stacks_of_instance, vnfd_id
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, NEW, OLD, delete_stacks, relabel, stacks_of_instance
 
 pytestmark = pytest.mark.tier2
 
@@ -270,16 +270,6 @@ def with_sample_script(package, markers):
     (``change_external_connectivity_start``, ...) whose marker file is in ``markers``, as Tacker's fail file does."""
     (package / "Scripts").mkdir(exist_ok=True)
     (package / "Scripts" / "sample_script.py").write_text(SAMPLE_SCRIPT.format(markers=str(markers)))
-
-
-def relabel(source, path, vnfd):
-    """A copy of the package at ``source`` under the vnfdId ``vnfd``."""
-    shutil.copytree(source, path)
-    old_id = vnfd_id(source)
-    for name in os.listdir(path / "Definitions"):
-        file = path / "Definitions" / name
-        file.write_text(file.read_text().replace(old_id, vnfd))
-    return path
 
 
 def delete_vnf1(admin_conn):

@@ -10,26 +10,15 @@ server is the same comparison the other way (unit tests): Nova refuses to detach
 
 from __future__ import annotations
 
-import pathlib
-import shutil
 import uuid
 
 import pytest
 
 from ansible_collections.nfv.vnflcm.tests.integration.faults import wait_for
-from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, heat_writes, info_of, instantiate
+from ansible_collections.nfv.vnflcm.tests.integration.openstack.heat_vnf import CLOUD, REQUEST, heat_writes, info_of, instantiate, relabel
 from ansible_collections.nfv.vnflcm.tests.integration.playbook_runs import PlaybookDriver, expect
 
 pytestmark = pytest.mark.tier2
-
-
-def another_vnfd_id(package, target):
-    """The package as a copy whose VNFD has another descriptor_id."""
-    shutil.copytree(package, target)
-    for path in pathlib.Path(target, "Definitions").glob("*top*.yaml"):
-        text = path.read_text()
-        path.write_text(text.replace("descriptor_id: b1bb0ce7-", "descriptor_id: 0ddba11e-"))
-    return str(target)
 
 
 def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request(lab, admin_conn, ansible_task, package, created, tmp_path):
@@ -100,7 +89,7 @@ def test_drift_of_a_vm_based_vnf_is_seen_field_by_field_then_repaired_on_request
         again = instantiate(ansible_task, package, name, request)
         assert not again.get("failed") and again["changed"] is False and again["plan"]["drift"] == "5 objects", again.get("msg")
         # Refused before any write: another package (naming ``package``), a repair naming a VNFC (naming vnfcInstanceId).
-        other = instantiate(ansible_task, another_vnfd_id(package, tmp_path / "other"), name, request, args={"reconcile": True})
+        other = instantiate(ansible_task, str(relabel(package, tmp_path / "other", str(uuid.uuid4()))), name, request, args={"reconcile": True})
         assert other.get("failed") and "package: reconcile restores VNF instance" in other["msg"], other.get("msg")
         named = ansible_task("vnf_heal", {"cloud": CLOUD, "vnf_instance_name": name, "request": {
             "vnfcInstanceId": [info["vnfcInfo"][0]["id"]], "additionalParams": {"reconcile": True}}})

@@ -57,20 +57,18 @@ def plan_heal(vim: HeatVim, store: RecordStore, found: Found, request: Optional[
     resources = {item["id"]: item for item in info.get("vnfcResourceInfo") or []}
     chosen = request.get("vnfcInstanceId") or sorted(by_vnfc)
     stack = located_stack(instance)
-    repair = {}
+    plan = {"operation": occ.HEAL, "vnf_instance_id": instance["id"], "stack_name": stack["stack_name"]}
     if reconciles(request):
         drifted = instance_drift(vim.conn, instance)["objects"]
         servers = {item["server"] for item in drifted}
         chosen = [vnfc_id for vnfc_id in chosen if resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]]["computeResource"]["resourceId"] in servers]
-        repair = {"drift": "{0} objects".format(len(drifted)), "repair": [dict(item, action=REPLACE_SERVER) for item in drifted]}
+        plan.update(drift="{0} objects".format(len(drifted)), repair=[dict(item, action=REPLACE_SERVER) for item in drifted])
         if not chosen:
-            plan = dict(repair, operation=occ.HEAL, vnf_instance_id=instance["id"], stack_name=stack["stack_name"], note="no drift to repair")
-            return Operation(occ.HEAL, request, instance, plan, store, op_occs, version, changed=False)
+            return Operation(occ.HEAL, request, instance, dict(plan, note="no drift to repair"), store, op_occs, version, changed=False)
     targets = [resources[by_vnfc[vnfc_id]["vnfcResourceInfoId"]] for vnfc_id in chosen]
     private: VmState = private_state(instance)
-    plan = dict(repair, operation=occ.HEAL, vnf_instance_id=instance["id"], stack_name=stack["stack_name"],
-                replace=[{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
-                         for vnfc_id, item in zip(chosen, targets)])
+    plan["replace"] = [{"vnfc": vnfc_id, "server": item["computeResource"]["resourceId"], "resource": item["metadata"].get("stackResource")}
+                       for vnfc_id, item in zip(chosen, targets)]
     # additionalParams.all (Tacker v2): the VNFCs' volumes are replaced too; without it they are kept and re-attached.
     storage = {item["id"]: item for item in info.get("virtualStorageResourceInfo") or []} if heals_storage(request) else {}
     for entry, item in zip(plan["replace"], targets):
