@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Change of VNF package of a CNF: nfv.vnflcm.vnf_change_pkg against `kubectl apply` + `kubectl rollout status`.
+"""Change of VNF package of a CNF: nfv.vnflcm.vnf_change_pkg against `kubectl apply` + `kubectl rollout status`
+(or, with --peer kubernetes.core, against a `kubernetes.core.k8s` `apply: true`, `wait: true` task over the def files).
 
 Two packages are generated from Tacker's test_cnf_multi_ns Definitions: 4 Deployments (VDU1..VDU4,
 4 replicas each: the VNFD's initial deltas equal the manifests' replicas), a Service and a ConfigMap.
@@ -12,7 +13,11 @@ first, each is changed to the new package and run again (the re-run):
 
 - ours: one vnf_change_pkg task through ansible-playbook (RollingUpdate, vdu_params VDU1..VDU4), rolling the VDUs one
   at a time (the default) or, with --rollout side_by_side, all four at once (the module's ``rollout`` option);
-- baseline: `kubectl apply -f <new def files>` then `kubectl rollout status deployment/<each>`.
+- baseline: `kubectl apply -f <new def files>` then `kubectl rollout status deployment/<each>`;
+- with --peer kubernetes.core, the baseline is what an Ansible user would write instead: one ansible-playbook task,
+  `kubernetes.core.k8s` `state: present`, `apply: true`, `wait: true` looped over the new def files (its wait on a
+  Deployment ends when the rollout is complete). Its old package is applied with kubectl as above (`apply: true` keeps
+  kubectl's last-applied annotation); its reads are not counted (kubernetes.core logs none), its writes are.
 
 Measured per run: wall time; API writes (apiserver audit log, admin user only, so the controllers'
 writes do not count, and into the run's namespace only, as others may use the shared lab meanwhile;
@@ -24,8 +29,9 @@ readyReplicas / availableReplicas per Deployment and the minimum of their sum (a
 
 Run: make stage, then with ANSIBLE_COLLECTIONS_PATH set to the staged collections dir (see README.md)
   $(make -s venv-path)/bin/python benchmarks/cnf_change_pkg.py [--rounds 5] [--rollout side_by_side] [--baseline-only]
+      [--peer kubernetes.core]
 A lab that is up in $NFV_LAB_STATE_DIR (or the default state dir) is used, else a private one is
-started and stopped. Results go to benchmarks/results/cnf_change_pkg-<date>[-side_by_side].json.
+started and stopped. Results go to benchmarks/results/cnf_change_pkg-<date>[-side_by_side][-kubernetes_core].json.
 """
 from __future__ import annotations
 
@@ -61,7 +67,8 @@ REPLICAS = 4
 OLD_VNFD_ID = "b1bb0ce7-ebca-4fa7-95ed-4840d70a8993"  # test_cnf_multi_ns's descriptor_id, kept by the old package
 NEW_VNFD_ID = str(uuid.uuid5(uuid.NAMESPACE_URL, "nfv.vnflcm/benchmarks/cnf_change_pkg/new"))
 INSTANCE_NAME = "bench-change-pkg"
-TOOLS = ("vnflcm", "kubectl")
+# The peers by tool name (a namespace's name is made of it): what the table calls them.
+PEER_NAMES = {"kubectl": "kubectl apply+rollout", "kubernetes-core": "kubernetes.core.k8s apply+wait"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -349,7 +356,7 @@ class ChangePkgBench(Bench):
 
     def instantiate(self, tool: str, namespace: str) -> dict:
         began = time.monotonic()
-        extra = (self.instantiate_vnflcm if tool == "vnflcm" else self.instantiate_kubectl)(namespace)
+        extra = (self.instantiate_vnflcm if tool == "vnflcm" else self.instantiate_kubectl)(namespace)  # kubernetes.core too
         self.wait_complete(namespace, self.packages["old"]["images"])
         return dict(extra, instantiate_s=round(time.monotonic() - began, 3))
 
@@ -381,6 +388,14 @@ class ChangePkgBench(Bench):
         for name in new["images"]:
             self.run_kubectl(["rollout", "status", "deployment/" + name, "--timeout=300s"], namespace, calls)
         return calls.get("GET", 0), {"kubectl_requests": calls}
+
+    def change_kubernetes_core(self, namespace: str):
+        new = self.packages["new"]
+        self.playbook({"kubernetes.core.k8s": {
+            "kubeconfig": str(self.lab.kubeconfig), "namespace": namespace, "state": "present", "apply": True, "src": "{{ item }}",
+            "wait": True, "wait_timeout": 300, "wait_sleep": self.wait_sleep},
+            "loop": [str(Path(new["path"]) / path) for path in new["def_files"]]})
+        return 0, {}
 
     def measure(self, fn, namespace: str, start_on: str) -> dict:
         """Run fn(namespace) -> (reads, extra) with the sampler on: wall time, reads, audited writes, availability.
@@ -428,7 +443,8 @@ def summarize(rounds: list[dict], tools: tuple) -> dict:
 
 
 def print_table(summary: dict, rounds: int, tools: tuple) -> None:
-    print_rows(summary, PHASES, TOOLS, ("run", "metric", "vnf_change_pkg", "kubectl apply+rollout", "ratio ours/kubectl"), (7, 22))
+    peer = tools[-1]
+    print_rows(summary, PHASES, ("vnflcm", peer), ("run", "metric", "vnf_change_pkg", PEER_NAMES[peer], "ratio ours/" + peer), (7, 22))
     overhead = summary["ansible_overhead_s"]
     extra = "; ansible-playbook with a no-op task: {0:.2f} s [{1:.2f}-{2:.2f}]".format(
         overhead["median"], overhead["min"], overhead["max"]) if overhead else ""
@@ -444,12 +460,14 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--wait-sleep", type=int, default=1, help="the module's wait_sleep (seconds between readiness polls)")
     p.add_argument("--sample-interval", type=float, default=0.1, help="seconds between the sampler's LISTs of the Deployments")
-    p.add_argument("--baseline-only", action="store_true", help="only the kubectl side (no vnf_change_pkg)")
+    p.add_argument("--baseline-only", action="store_true", help="only the peer's side (no vnf_change_pkg)")
+    p.add_argument("--peer", choices=("kubectl", "kubernetes.core"), default="kubectl", help="what vnf_change_pkg is measured against")
     p.add_argument("--rollout", choices=("one_at_a_time", "side_by_side"), default="one_at_a_time", help="vnf_change_pkg's rollout option")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     args = p.parse_args(argv)
     bin_dir = lab_binaries()
-    tools = ("kubectl",) if args.baseline_only else TOOLS
+    peer = args.peer.replace(".", "-")
+    tools = (peer,) if args.baseline_only else ("vnflcm", peer)
     stamp = datetime.datetime.now(datetime.timezone.utc)
     load_before = loadavg()
     with tempfile.TemporaryDirectory(prefix="cnf-change-pkg-bench-") as tmp:
@@ -457,7 +475,7 @@ def main(argv=None) -> int:
         packages = generate_packages(work)
         with lab_up(work, bin_dir) as (lab, _):
             bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval, args.rollout)
-            change = {"vnflcm": bench.change_vnflcm, "kubectl": bench.change_kubectl}
+            change = {"vnflcm": bench.change_vnflcm, "kubectl": bench.change_kubectl, "kubernetes-core": bench.change_kubernetes_core}
 
             def prepare(tool, namespace):  # both start equal: the old package, complete
                 return dict(bench.instantiate(tool, namespace), namespace=namespace)
@@ -475,7 +493,8 @@ def main(argv=None) -> int:
                                 overhead=(lambda: None) if args.baseline_only else bench.ansible_overhead, record_loadavg=True)
     summary = summarize(rounds, tools)
     print_table(summary, args.rounds, tools)
-    suffix = "-baseline-only" if args.baseline_only else "" if args.rollout == "one_at_a_time" else "-" + args.rollout
+    suffix = ("-baseline-only" if args.baseline_only else "" if args.rollout == "one_at_a_time" else "-" + args.rollout) + (
+        "-kubernetes_core" if args.peer == "kubernetes.core" else "")
     write_report(args.out, "cnf_change_pkg", stamp, suffix,
                  machine=machine(load_before), kubectl=kubectl_version(bin_dir),
                  package={"template": TEMPLATE.name, "def_files": DEF_FILES, "deployments": DEPLOYMENTS, "replicas": REPLICAS,
