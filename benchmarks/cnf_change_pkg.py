@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
+import os
 import http.client
 import json
 import shutil
@@ -58,6 +59,7 @@ from cnf_container_update import write_counts  # noqa: E402
 from cnf_instantiate import (ROOT, TEMPLATE, Bench, kubectl_version, lab_binaries, lab_up, loadavg, machine,  # noqa: E402
                              print_rows, run_rounds, stats, summarize_phases, wait_until, write_report)
 from labk8s.audit import summarize as audit_summary  # noqa: E402
+from module_call_cost import anchors_collections, collection_version  # noqa: E402
 from labk8s.cluster import Lab  # noqa: E402
 
 DEF_DIR = "Files/kubernetes/"
@@ -475,6 +477,8 @@ def main(argv=None) -> int:
         packages = generate_packages(work)
         with lab_up(work, bin_dir) as (lab, _):
             bench = ChangePkgBench(lab, bin_dir / "kubectl", packages, work, args.wait_sleep, args.sample_interval, args.rollout)
+            if peer == "kubernetes-core":  # from PyPI's ansible package, beside the staged collection
+                bench.env = dict(bench.env, ANSIBLE_COLLECTIONS_PATH=bench.env["ANSIBLE_COLLECTIONS_PATH"] + os.pathsep + anchors_collections())
             change = {"vnflcm": bench.change_vnflcm, "kubectl": bench.change_kubectl, "kubernetes-core": bench.change_kubernetes_core}
 
             def prepare(tool, namespace):  # both start equal: the old package, complete
@@ -497,6 +501,7 @@ def main(argv=None) -> int:
         "-kubernetes_core" if args.peer == "kubernetes.core" else "")
     write_report(args.out, "cnf_change_pkg", stamp, suffix,
                  machine=machine(load_before), kubectl=kubectl_version(bin_dir),
+                 peers={"kubernetes.core": collection_version(anchors_collections(), "kubernetes.core")} if peer == "kubernetes-core" else {},
                  package={"template": TEMPLATE.name, "def_files": DEF_FILES, "deployments": DEPLOYMENTS, "replicas": REPLICAS,
                           "strategy": {"maxUnavailable": 1, "maxSurge": 1},
                           "old": {k: packages["old"][k] for k in ("vnfd_id", "images")},
